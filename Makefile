@@ -1,0 +1,27 @@
+# kubeloop: the two commands a newcomer needs are `make run` and `make test`.
+GO ?= go
+
+.PHONY: run test test-main test-conformance bench vet fmt
+
+run:
+	$(GO) run ./cmd/kubeloop up
+
+# Every test of the main module under the race detector, then the
+# conformance module (real client-go; real kubectl where the machine has it).
+test: test-main test-conformance
+
+test-main:
+	$(GO) vet ./...
+	$(GO) test -race -count=1 ./...
+
+test-conformance:
+	cd conformance && $(GO) vet ./... && $(GO) test -race -count=1 ./...
+
+# Benchmarks, each paired with a reference run in the same process (raw etcd,
+# client-go); benchratio prints both and the ratio.
+bench:
+	( $(GO) test -run '^$$' -bench . -benchmem -count=1 ./... ; \
+	  cd conformance && $(GO) test -run '^$$' -bench . -benchmem -count=1 ./... ) 2>&1 | tee /tmp/kubeloop-bench.txt | $(GO) run ./cmd/benchratio
+
+fmt:
+	gofmt -w $$(git ls-files '*.go')

@@ -1,0 +1,279 @@
+package api
+
+import (
+	"errors"
+	"fmt"
+	"net/http"
+	"strings"
+)
+
+// StatusReason is the machine-readable why of a failure. Clients branch on it
+// (kubectl prints "Error from server (NotFound)", client-go's IsNotFound).
+type StatusReason string
+
+// The reasons kubeloop returns; the strings are Kubernetes' own.
+const (
+	StatusReasonUnknown               StatusReason = ""
+	StatusReasonNotFound              StatusReason = "NotFound"
+	StatusReasonAlreadyExists         StatusReason = "AlreadyExists"
+	StatusReasonConflict              StatusReason = "Conflict"
+	StatusReasonInvalid               StatusReason = "Invalid"
+	StatusReasonBadRequest            StatusReason = "BadRequest"
+	StatusReasonGone                  StatusReason = "Gone"
+	StatusReasonExpired               StatusReason = "Expired"
+	StatusReasonMethodNotAllowed      StatusReason = "MethodNotAllowed"
+	StatusReasonUnsupportedMediaType  StatusReason = "UnsupportedMediaType"
+	StatusReasonRequestEntityTooLarge StatusReason = "RequestEntityTooLarge"
+	StatusReasonNotAcceptable         StatusReason = "NotAcceptable"
+	StatusReasonInternalError         StatusReason = "InternalError"
+	StatusReasonTimeout               StatusReason = "Timeout"
+	StatusReasonServiceUnavailable    StatusReason = "ServiceUnavailable"
+	StatusReasonTooManyRequests       StatusReason = "TooManyRequests"
+)
+
+// CauseType says what is wrong with one field of an Invalid object.
+type CauseType string
+
+// The cause types kubeloop's validation emits.
+const (
+	CauseTypeFieldValueNotFound       CauseType = "FieldValueNotFound"
+	CauseTypeFieldValueRequired       CauseType = "FieldValueRequired"
+	CauseTypeFieldValueDuplicate      CauseType = "FieldValueDuplicate"
+	CauseTypeFieldValueInvalid        CauseType = "FieldValueInvalid"
+	CauseTypeFieldValueNotSupported   CauseType = "FieldValueNotSupported"
+	CauseTypeFieldValueForbidden      CauseType = "FieldValueForbidden"
+	CauseTypeFieldValueTooLong        CauseType = "FieldValueTooLong"
+	CauseTypeFieldValueTypeInvalid    CauseType = "FieldValueTypeInvalid"
+	CauseTypeUnexpectedServerResponse CauseType = "UnexpectedServerResponse"
+	CauseTypeFieldManagerConflict     CauseType = "FieldManagerConflict"
+	CauseTypeResourceVersionTooLarge  CauseType = "ResourceVersionTooLarge"
+)
+
+// StatusCause is one field-level problem.
+type StatusCause struct {
+	Type    CauseType `json:"reason,omitempty"`
+	Message string    `json:"message,omitempty"`
+	Field   string    `json:"field,omitempty"`
+}
+
+// StatusDetails names the object a failure is about.
+type StatusDetails struct {
+	Name              string        `json:"name,omitempty"`
+	Group             string        `json:"group,omitempty"`
+	Kind              string        `json:"kind,omitempty"`
+	UID               string        `json:"uid,omitempty"`
+	Causes            []StatusCause `json:"causes,omitempty"`
+	RetryAfterSeconds int32         `json:"retryAfterSeconds,omitempty"`
+}
+
+// Status values.
+const (
+	StatusSuccess = "Success"
+	StatusFailure = "Failure"
+)
+
+// Status is the body of every error reply (and of some successful deletes).
+type Status struct {
+	TypeMeta `json:",inline"`
+	ListMeta `json:"metadata"`
+	Status   string         `json:"status,omitempty"`
+	Message  string         `json:"message,omitempty"`
+	Reason   StatusReason   `json:"reason,omitempty"`
+	Details  *StatusDetails `json:"details,omitempty"`
+	Code     int32          `json:"code,omitempty"`
+}
+
+// StatusError is an error that carries the Status the server sends (or sent).
+// Every error a caller may branch on is one of these.
+type StatusError struct {
+	ErrStatus Status
+}
+
+func (e *StatusError) Error() string { return e.ErrStatus.Message }
+
+// Status returns the wire Status, with kind and apiVersion set.
+func (e *StatusError) Status() Status {
+	s := e.ErrStatus
+	s.Kind, s.APIVersion = "Status", "v1"
+	if s.Status == "" {
+		s.Status = StatusFailure
+	}
+	return s
+}
+
+// GroupResource names a resource for messages: "pods", "replicasets.apps".
+type GroupResource struct {
+	Group    string
+	Resource string
+}
+
+func (gr GroupResource) String() string {
+	if gr.Group == "" {
+		return gr.Resource
+	}
+	return gr.Resource + "." + gr.Group
+}
+
+func newStatusError(code int32, reason StatusReason, msg string, details *StatusDetails) *StatusError {
+	return &StatusError{Status{
+		TypeMeta: TypeMeta{Kind: "Status", APIVersion: "v1"},
+		Status:   StatusFailure, Code: code, Reason: reason, Message: msg, Details: details,
+	}}
+}
+
+// NewNotFound: `pods "p1" not found`.
+func NewNotFound(gr GroupResource, name string) *StatusError {
+	return newStatusError(http.StatusNotFound, StatusReasonNotFound,
+		fmt.Sprintf("%s %q not found", gr, name),
+		&StatusDetails{Group: gr.Group, Kind: gr.Resource, Name: name})
+}
+
+// NewAlreadyExists: `pods "p1" already exists`.
+func NewAlreadyExists(gr GroupResource, name string) *StatusError {
+	return newStatusError(http.StatusConflict, StatusReasonAlreadyExists,
+		fmt.Sprintf("%s %q already exists", gr, name),
+		&StatusDetails{Group: gr.Group, Kind: gr.Resource, Name: name})
+}
+
+// NewConflict is a failed compare-and-swap; msg says why.
+func NewConflict(gr GroupResource, name string, err error) *StatusError {
+	return newStatusError(http.StatusConflict, StatusReasonConflict,
+		fmt.Sprintf("Operation cannot be fulfilled on %s %q: %v", gr, name, err),
+		&StatusDetails{Group: gr.Group, Kind: gr.Resource, Name: name})
+}
+
+// ErrObjectModified is the reason of the common Conflict.
+var ErrObjectModified = errors.New(OptimisticLockErrorMsg)
+
+// OptimisticLockErrorMsg is what Kubernetes says on a stale resourceVersion.
+const OptimisticLockErrorMsg = "the object has been modified; please apply your changes to the latest version and try again"
+
+// NewInvalid: `The Pod "bad" is invalid: spec.x: Invalid value: ...`.
+func NewInvalid(group, kind, name string, causes []StatusCause) *StatusError {
+	parts := make([]string, 0, len(causes))
+	for _, c := range causes {
+		if c.Field != "" {
+			parts = append(parts, c.Field+": "+c.Message)
+		} else {
+			parts = append(parts, c.Message)
+		}
+	}
+	msg := fmt.Sprintf("%s %q is invalid", kind, name)
+	switch len(parts) {
+	case 0:
+	case 1:
+		msg += ": " + parts[0]
+	default:
+		msg += ": [" + strings.Join(parts, ", ") + "]"
+	}
+	return newStatusError(http.StatusUnprocessableEntity, StatusReasonInvalid, msg,
+		&StatusDetails{Group: group, Kind: kind, Name: name, Causes: causes})
+}
+
+// NewBadRequest is a request the server cannot make sense of.
+func NewBadRequest(msg string) *StatusError {
+	return newStatusError(http.StatusBadRequest, StatusReasonBadRequest, msg, nil)
+}
+
+// NewResourceExpired is 410 Expired: a resourceVersion older than what is kept.
+func NewResourceExpired(msg string) *StatusError {
+	return newStatusError(http.StatusGone, StatusReasonExpired, msg, nil)
+}
+
+// NewGone is 410 Gone.
+func NewGone(msg string) *StatusError {
+	return newStatusError(http.StatusGone, StatusReasonGone, msg, nil)
+}
+
+// NewTooLargeResourceVersion: a read asked for a revision the server has not
+// reached yet. Kubernetes answers 504 Timeout with a ResourceVersionTooLarge
+// cause and asks the client to retry.
+func NewTooLargeResourceVersion(minimumRV, currentRV uint64, retryAfterSeconds int32) *StatusError {
+	return newStatusError(http.StatusGatewayTimeout, StatusReasonTimeout,
+		fmt.Sprintf("Too large resource version: %d, current: %d", minimumRV, currentRV),
+		&StatusDetails{
+			Causes:            []StatusCause{{Type: CauseTypeResourceVersionTooLarge, Message: "Too large resource version"}},
+			RetryAfterSeconds: retryAfterSeconds,
+		})
+}
+
+// NewMethodNotSupported is 405.
+func NewMethodNotSupported(gr GroupResource, verb string) *StatusError {
+	return newStatusError(http.StatusMethodNotAllowed, StatusReasonMethodNotAllowed,
+		fmt.Sprintf("%s is not supported on resources of kind %q", verb, gr.String()),
+		&StatusDetails{Group: gr.Group, Kind: gr.Resource})
+}
+
+// NewUnsupportedMediaType is 415.
+func NewUnsupportedMediaType(contentType string) *StatusError {
+	return newStatusError(http.StatusUnsupportedMediaType, StatusReasonUnsupportedMediaType,
+		fmt.Sprintf("the body of the request was in an unknown format - accepted media types include: application/json, application/merge-patch+json, application/json-patch+json, application/strategic-merge-patch+json (got %q)", contentType), nil)
+}
+
+// NewRequestEntityTooLarge is 413.
+func NewRequestEntityTooLarge(msg string) *StatusError {
+	return newStatusError(http.StatusRequestEntityTooLarge, StatusReasonRequestEntityTooLarge, msg, nil)
+}
+
+// NewInternalError is 500; it never carries a stack, only the message.
+func NewInternalError(err error) *StatusError {
+	return newStatusError(http.StatusInternalServerError, StatusReasonInternalError,
+		fmt.Sprintf("Internal error occurred: %v", err),
+		&StatusDetails{Causes: []StatusCause{{Message: err.Error()}}})
+}
+
+// NewServiceUnavailable is 503.
+func NewServiceUnavailable(msg string) *StatusError {
+	return newStatusError(http.StatusServiceUnavailable, StatusReasonServiceUnavailable, msg, nil)
+}
+
+// NewTimeoutError is 504 Timeout.
+func NewTimeoutError(msg string, retryAfterSeconds int32) *StatusError {
+	return newStatusError(http.StatusGatewayTimeout, StatusReasonTimeout, msg,
+		&StatusDetails{RetryAfterSeconds: retryAfterSeconds})
+}
+
+// ReasonForError returns the reason of a StatusError anywhere in err's chain.
+func ReasonForError(err error) StatusReason {
+	var se *StatusError
+	if errors.As(err, &se) {
+		return se.ErrStatus.Reason
+	}
+	return StatusReasonUnknown
+}
+
+// CodeForError returns the HTTP code of a StatusError in err's chain, or 0.
+func CodeForError(err error) int32 {
+	var se *StatusError
+	if errors.As(err, &se) {
+		return se.ErrStatus.Code
+	}
+	return 0
+}
+
+func IsNotFound(err error) bool      { return ReasonForError(err) == StatusReasonNotFound }
+func IsAlreadyExists(err error) bool { return ReasonForError(err) == StatusReasonAlreadyExists }
+func IsConflict(err error) bool      { return ReasonForError(err) == StatusReasonConflict }
+func IsInvalid(err error) bool       { return ReasonForError(err) == StatusReasonInvalid }
+func IsBadRequest(err error) bool    { return ReasonForError(err) == StatusReasonBadRequest }
+
+// IsExpired is true for 410 Expired and 410 Gone: both mean "re-list".
+func IsExpired(err error) bool {
+	r := ReasonForError(err)
+	return r == StatusReasonExpired || r == StatusReasonGone
+}
+
+// IsTooLargeResourceVersion is true for the 504 whose cause says the
+// requested revision is ahead of the server.
+func IsTooLargeResourceVersion(err error) bool {
+	var se *StatusError
+	if !errors.As(err, &se) || se.ErrStatus.Details == nil {
+		return false
+	}
+	for _, c := range se.ErrStatus.Details.Causes {
+		if c.Type == CauseTypeResourceVersionTooLarge {
+			return true
+		}
+	}
+	return false
+}

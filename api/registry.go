@@ -1,0 +1,152 @@
+package api
+
+import (
+	"fmt"
+	"reflect"
+	"sync"
+)
+
+// ResourceInfo is everything generic code needs to know about one kind: how
+// it is named on the wire and in URLs, where it lives in etcd, and how to make
+// an empty one. Store keys, apiserver routes, discovery and clients are all
+// driven from this table.
+type ResourceInfo struct {
+	Group      string // "" for the legacy core group
+	Version    string
+	Kind       string
+	Resource   string // the plural, lower case: "pods"
+	Singular   string
+	ShortNames []string
+	Categories []string
+	Namespaced bool
+	// HasSpec: changes to anything but metadata and status bump generation.
+	HasSpec bool
+	// HasStatus: the kind has a status subresource; the main resource
+	// ignores status changes, and /status changes only status.
+	HasStatus bool
+	// Subresources other than status: "scale", "binding".
+	Subresources []string
+	New          func() Object
+	NewList      func() ListObject
+	// Fields returns the values field selectors can match, beyond
+	// metadata.name and metadata.namespace which every kind has.
+	Fields func(Object) map[string]string
+}
+
+// GroupVersion is the apiVersion string: "v1" or "apps/v1".
+func (r *ResourceInfo) GroupVersion() string {
+	if r.Group == "" {
+		return r.Version
+	}
+	return r.Group + "/" + r.Version
+}
+
+// GroupResource names the resource in messages.
+func (r *ResourceInfo) GroupResource() GroupResource {
+	return GroupResource{Group: r.Group, Resource: r.Resource}
+}
+
+// ListKind is the kind of the list: "PodList".
+func (r *ResourceInfo) ListKind() string { return r.Kind + "List" }
+
+// KeyPrefix is the etcd prefix of every object of this resource:
+// "/registry/core/pods/". Namespaced objects live below "<namespace>/".
+func (r *ResourceInfo) KeyPrefix() string {
+	g := r.Group
+	if g == "" {
+		g = "core"
+	}
+	return "/registry/" + g + "/" + r.Resource + "/"
+}
+
+// Key is the etcd key of one object.
+func (r *ResourceInfo) Key(namespace, name string) string {
+	if r.Namespaced {
+		return r.KeyPrefix() + namespace + "/" + name
+	}
+	return r.KeyPrefix() + name
+}
+
+// ObjectFields returns every field a field selector may name for obj.
+func (r *ResourceInfo) ObjectFields(obj Object) map[string]string {
+	m := obj.GetObjectMeta()
+	f := map[string]string{"metadata.name": m.Name}
+	if r.Namespaced {
+		f["metadata.namespace"] = m.Namespace
+	}
+	if r.Fields != nil {
+		for k, v := range r.Fields(obj) {
+			f[k] = v
+		}
+	}
+	return f
+}
+
+// Registry indexes ResourceInfos by kind, by resource and by Go type.
+// It is read-only once built.
+type Registry struct {
+	all        []*ResourceInfo
+	byKind     map[string]*ResourceInfo // "apps/Kind"
+	byResource map[GroupResource]*ResourceInfo
+	byType     map[reflect.Type]*ResourceInfo
+}
+
+// NewRegistry builds a registry from a table of kinds.
+func NewRegistry(infos ...ResourceInfo) *Registry {
+	r := &Registry{
+		byKind:     map[string]*ResourceInfo{},
+		byResource: map[GroupResource]*ResourceInfo{},
+		byType:     map[reflect.Type]*ResourceInfo{},
+	}
+	for i := range infos {
+		info := &infos[i]
+		r.all = append(r.all, info)
+		r.byKind[info.Group+"/"+info.Kind] = info
+		r.byResource[info.GroupResource()] = info
+		r.byType[reflect.TypeOf(info.New())] = info
+	}
+	return r
+}
+
+// All returns every kind, in table order.
+func (r *Registry) All() []*ResourceInfo { return r.all }
+
+// ForKind finds a kind by group and kind name.
+func (r *Registry) ForKind(group, kind string) (*ResourceInfo, bool) {
+	i, ok := r.byKind[group+"/"+kind]
+	return i, ok
+}
+
+// ForResource finds a kind by group and plural resource name.
+func (r *Registry) ForResource(group, resource string) (*ResourceInfo, bool) {
+	i, ok := r.byResource[GroupResource{Group: group, Resource: resource}]
+	return i, ok
+}
+
+// ForObject finds the kind of a Go object (*Pod → pods).
+func (r *Registry) ForObject(obj Object) (*ResourceInfo, bool) {
+	i, ok := r.byType[reflect.TypeOf(obj)]
+	return i, ok
+}
+
+// ForType finds the kind of the Go type T (T is a pointer type such as *Pod).
+func ForType[T Object](r *Registry) (*ResourceInfo, bool) {
+	i, ok := r.byType[reflect.TypeFor[T]()]
+	return i, ok
+}
+
+// SetTypeMeta fills apiVersion and kind from the registry. Objects decoded
+// from etcd or built in Go code go through it before they are sent.
+func (r *Registry) SetTypeMeta(obj Object) error {
+	info, ok := r.ForObject(obj)
+	if !ok {
+		return fmt.Errorf("type %T is not registered", obj)
+	}
+	tm := obj.GetTypeMeta()
+	tm.APIVersion, tm.Kind = info.GroupVersion(), info.Kind
+	return nil
+}
+
+// Builtin returns the registry of every kind kubeloop serves. It is built
+// once and never changed.
+var Builtin = sync.OnceValue(func() *Registry { return NewRegistry(builtinKinds()...) })

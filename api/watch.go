@@ -1,0 +1,62 @@
+package api
+
+import "encoding/json"
+
+// EventType is the type of one watch event.
+type EventType string
+
+// The watch event types; the strings are the wire values.
+const (
+	Added    EventType = "ADDED"
+	Modified EventType = "MODIFIED"
+	Deleted  EventType = "DELETED"
+	Bookmark EventType = "BOOKMARK"
+	Error    EventType = "ERROR"
+)
+
+// InitialEventsAnnotation marks the BOOKMARK that ends the initial events of a
+// watch started with sendInitialEvents=true.
+const InitialEventsAnnotation = "k8s.io/initial-events-end"
+
+// WatchEvent is one event of a watch. For ERROR the object is a *Status; for
+// BOOKMARK it is an object of the watched kind that carries only the
+// resourceVersion (and maybe the initial-events-end annotation).
+type WatchEvent struct {
+	Type   EventType
+	Object Object
+}
+
+// RawWatchEvent is the wire form of an event: one JSON object per line of the
+// stream. The client decodes Object once it knows the kind.
+type RawWatchEvent struct {
+	Type   EventType       `json:"type"`
+	Object json.RawMessage `json:"object"`
+}
+
+// Watcher is a running watch. Events arrive on ResultChan until it is closed,
+// by the producer (timeout, error, server going away) or by Stop.
+// Stop may be called more than once.
+type Watcher interface {
+	ResultChan() <-chan WatchEvent
+	Stop()
+}
+
+// GetTypeMeta / GetObjectMeta / DeepCopyObject let a *Status travel in an
+// ERROR watch event. A Status has no object metadata of its own; the
+// returned ObjectMeta is a throwaway.
+func (s *Status) GetObjectMeta() *ObjectMeta { return &ObjectMeta{} }
+
+// DeepCopyObject copies a Status.
+func (s *Status) DeepCopyObject() Object {
+	c := *s
+	if s.Details != nil {
+		d := *s.Details
+		d.Causes = append([]StatusCause(nil), s.Details.Causes...)
+		c.Details = &d
+	}
+	if s.RemainingItemCount != nil {
+		n := *s.RemainingItemCount
+		c.RemainingItemCount = &n
+	}
+	return &c
+}
