@@ -1,14 +1,144 @@
 package api
 
+import "strconv"
+
 // builtinKinds is the table of every kind kubeloop serves, in the order
-// discovery lists them.
+// discovery lists them. Binding and Scale are not here: they are bodies of
+// subresources, never stored (see SubresourceKind).
 func builtinKinds() []ResourceInfo {
 	return []ResourceInfo{
+		{
+			Version: "v1", Kind: "Pod", Resource: "pods", Singular: "pod",
+			ShortNames: []string{"po"}, Categories: []string{"all"}, Namespaced: true,
+			HasSpec: true, HasStatus: true, Subresources: []string{"binding"},
+			New:     func() Object { return &Pod{} },
+			NewList: func() ListObject { return &PodList{} },
+			Fields:  podFields,
+		},
 		{
 			Version: "v1", Kind: "ConfigMap", Resource: "configmaps", Singular: "configmap",
 			ShortNames: []string{"cm"}, Namespaced: true,
 			New:     func() Object { return &ConfigMap{} },
 			NewList: func() ListObject { return &ConfigMapList{} },
 		},
+		{
+			Version: "v1", Kind: "Node", Resource: "nodes", Singular: "node",
+			ShortNames: []string{"no"}, HasSpec: true, HasStatus: true,
+			New:     func() Object { return &Node{} },
+			NewList: func() ListObject { return &NodeList{} },
+			Fields:  nodeFields,
+		},
+		{
+			Version: "v1", Kind: "Namespace", Resource: "namespaces", Singular: "namespace",
+			ShortNames: []string{"ns"}, HasSpec: true, HasStatus: true,
+			New:     func() Object { return &Namespace{} },
+			NewList: func() ListObject { return &NamespaceList{} },
+			Fields:  namespaceFields,
+		},
+		{
+			Version: "v1", Kind: "Event", Resource: "events", Singular: "event",
+			ShortNames: []string{"ev"}, Namespaced: true,
+			New:     func() Object { return &Event{} },
+			NewList: func() ListObject { return &EventList{} },
+			Fields:  eventFields,
+		},
+		{
+			Group: "apps", Version: "v1", Kind: "ReplicaSet", Resource: "replicasets", Singular: "replicaset",
+			ShortNames: []string{"rs"}, Categories: []string{"all"}, Namespaced: true,
+			HasSpec: true, HasStatus: true, Subresources: []string{"scale"},
+			New:     func() Object { return &ReplicaSet{} },
+			NewList: func() ListObject { return &ReplicaSetList{} },
+		},
+		{
+			Group: "coordination.k8s.io", Version: "v1", Kind: "Lease", Resource: "leases", Singular: "lease",
+			Namespaced: true, HasSpec: true,
+			New:     func() Object { return &Lease{} },
+			NewList: func() ListObject { return &LeaseList{} },
+		},
 	}
+}
+
+// The field selectors below are the ones Kubernetes registers for each kind
+// (pkg/registry/core/pod/strategy.go ToSelectableFields and friends).
+
+func podFields(obj Object) map[string]string {
+	p := obj.(*Pod)
+	return map[string]string{
+		"spec.nodeName":            p.Spec.NodeName,
+		"spec.restartPolicy":       string(p.Spec.RestartPolicy),
+		"spec.schedulerName":       p.Spec.SchedulerName,
+		"spec.serviceAccountName":  p.Spec.ServiceAccountName,
+		"status.phase":             string(p.Status.Phase),
+		"status.podIP":             p.Status.PodIP,
+		"status.nominatedNodeName": p.Status.NominatedNodeName,
+	}
+}
+
+func nodeFields(obj Object) map[string]string {
+	n := obj.(*Node)
+	return map[string]string{"spec.unschedulable": strconv.FormatBool(n.Spec.Unschedulable)}
+}
+
+func namespaceFields(obj Object) map[string]string {
+	return map[string]string{"status.phase": string(obj.(*Namespace).Status.Phase)}
+}
+
+func eventFields(obj Object) map[string]string {
+	e := obj.(*Event)
+	return map[string]string{
+		"involvedObject.kind":            e.InvolvedObject.Kind,
+		"involvedObject.namespace":       e.InvolvedObject.Namespace,
+		"involvedObject.name":            e.InvolvedObject.Name,
+		"involvedObject.uid":             e.InvolvedObject.UID,
+		"involvedObject.apiVersion":      e.InvolvedObject.APIVersion,
+		"involvedObject.resourceVersion": e.InvolvedObject.ResourceVersion,
+		"involvedObject.fieldPath":       e.InvolvedObject.FieldPath,
+		"reason":                         e.Reason,
+		"reportingComponent":             e.ReportingController,
+		"source":                         e.Source.Component,
+		"type":                           e.Type,
+	}
+}
+
+// KindInfo is the group, version and kind of a body that is not a stored
+// resource: subresource bodies and options.
+type KindInfo struct {
+	Group   string
+	Version string
+	Kind    string
+}
+
+// GroupVersion is the apiVersion string.
+func (k KindInfo) GroupVersion() string {
+	if k.Group == "" {
+		return k.Version
+	}
+	return k.Group + "/" + k.Version
+}
+
+// SubresourceKind returns the kind of the body of a subresource other than
+// status: "binding" → v1 Binding, "scale" → autoscaling/v1 Scale. Discovery
+// lists these kinds for pods/binding and replicasets/scale.
+func SubresourceKind(subresource string) (KindInfo, bool) {
+	switch subresource {
+	case "binding":
+		return KindInfo{Version: "v1", Kind: "Binding"}, true
+	case "scale":
+		return KindInfo{Group: "autoscaling", Version: "v1", Kind: "Scale"}, true
+	}
+	return KindInfo{}, false
+}
+
+// bodyKind is the KindInfo of the Go types that travel on the wire without
+// being registered resources.
+func bodyKind(obj Object) (KindInfo, bool) {
+	switch obj.(type) {
+	case *Binding:
+		return SubresourceKind("binding")
+	case *Scale:
+		return SubresourceKind("scale")
+	case *Status:
+		return KindInfo{Version: "v1", Kind: "Status"}, true
+	}
+	return KindInfo{}, false
 }

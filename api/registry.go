@@ -136,15 +136,21 @@ func ForType[T Object](r *Registry) (*ResourceInfo, bool) {
 }
 
 // SetTypeMeta fills apiVersion and kind from the registry. Objects decoded
-// from etcd or built in Go code go through it before they are sent.
+// from etcd or built in Go code go through it before they are sent. It also
+// knows the unregistered wire bodies Binding, Scale and Status.
 func (r *Registry) SetTypeMeta(obj Object) error {
-	info, ok := r.ForObject(obj)
-	if !ok {
-		return fmt.Errorf("type %T is not registered", obj)
-	}
 	tm := obj.GetTypeMeta()
-	tm.APIVersion, tm.Kind = info.GroupVersion(), info.Kind
-	return nil
+	if info, ok := r.ForObject(obj); ok {
+		tm.APIVersion, tm.Kind = info.GroupVersion(), info.Kind
+		return nil
+	}
+	// Subresource bodies (Binding, Scale) and Status are not resources but
+	// still go on the wire with a type.
+	if k, ok := bodyKind(obj); ok {
+		tm.APIVersion, tm.Kind = k.GroupVersion(), k.Kind
+		return nil
+	}
+	return fmt.Errorf("type %T is not registered", obj)
 }
 
 // Builtin returns the registry of every kind kubeloop serves. It is built

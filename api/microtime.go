@@ -1,0 +1,58 @@
+package api
+
+import (
+	"encoding/json"
+	"time"
+)
+
+// RFC3339Micro is the wire layout of MicroTime: always six fractional digits.
+const RFC3339Micro = "2006-01-02T15:04:05.000000Z07:00"
+
+// MicroTime is a timestamp with microsecond precision, used where whole
+// seconds are too coarse: lease acquire and renew times, event times. Like
+// Time it is UTC on the wire and null when zero (metav1.MicroTime in
+// apimachinery/pkg/apis/meta/v1/micro_time.go).
+type MicroTime struct {
+	time.Time
+}
+
+// NowMicro returns the current time truncated to microseconds.
+func NowMicro() MicroTime { return NewMicroTime(time.Now()) }
+
+// NewMicroTime wraps t, truncated to what the wire keeps.
+func NewMicroTime(t time.Time) MicroTime { return MicroTime{t.UTC().Truncate(time.Microsecond)} }
+
+// MarshalJSON writes RFC 3339 with six fractional digits, or null.
+func (t MicroTime) MarshalJSON() ([]byte, error) {
+	if t.IsZero() {
+		return []byte("null"), nil
+	}
+	return json.Marshal(t.UTC().Format(RFC3339Micro))
+}
+
+// UnmarshalJSON reads RFC 3339 with any number of fractional digits, or null.
+func (t *MicroTime) UnmarshalJSON(b []byte) error {
+	if string(b) == "null" {
+		t.Time = time.Time{}
+		return nil
+	}
+	var s string
+	if err := json.Unmarshal(b, &s); err != nil {
+		return err
+	}
+	parsed, err := time.Parse(time.RFC3339Nano, s)
+	if err != nil {
+		return err
+	}
+	t.Time = parsed.UTC().Truncate(time.Microsecond)
+	return nil
+}
+
+// DeepCopy returns a copy of a *MicroTime, nil-safe.
+func (t *MicroTime) DeepCopy() *MicroTime {
+	if t == nil {
+		return nil
+	}
+	c := *t
+	return &c
+}

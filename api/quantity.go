@@ -1,0 +1,226 @@
+package api
+
+import (
+	"encoding/json"
+	"fmt"
+	"math/big"
+	"strings"
+)
+
+// ResourceName names a compute resource: "cpu", "memory", "pods".
+type ResourceName string
+
+// The resource names the scheduler and kubelet understand.
+const (
+	ResourceCPU              ResourceName = "cpu"
+	ResourceMemory           ResourceName = "memory"
+	ResourcePods             ResourceName = "pods"
+	ResourceEphemeralStorage ResourceName = "ephemeral-storage"
+)
+
+// ResourceList maps a resource to an amount: {"cpu":"100m","memory":"128Mi"}.
+type ResourceList map[ResourceName]Quantity
+
+// Quantity is an amount of a resource as the user wrote it: "100m", "2",
+// "128Mi", "1G". It travels as a JSON string and is parsed only when a number
+// is needed (MilliValue for cpu, Value for memory).
+//
+// Kubernetes' resource.Quantity (apimachinery/pkg/api/resource/quantity.go)
+// parses on decode and re-prints in canonical form ("1000m" comes back as
+// "1"); we keep the text the client sent, which is simpler to read and
+// still means the same amount.
+type Quantity string
+
+// MustParseQuantity is for tests and constants; it panics on bad input.
+func MustParseQuantity(s string) Quantity {
+	q := Quantity(s)
+	if _, err := q.amount(); err != nil {
+		panic(err)
+	}
+	return q
+}
+
+// ParseQuantity checks s and returns it as a Quantity.
+func ParseQuantity(s string) (Quantity, error) {
+	q := Quantity(s)
+	if _, err := q.amount(); err != nil {
+		return "", err
+	}
+	return q, nil
+}
+
+// MarshalJSON writes the quantity as a JSON string.
+func (q Quantity) MarshalJSON() ([]byte, error) { return json.Marshal(string(q)) }
+
+// UnmarshalJSON accepts a string or a bare number (YAML "cpu: 2" becomes the
+// JSON number 2), as Kubernetes does, and rejects anything that does not
+// parse as a quantity.
+func (q *Quantity) UnmarshalJSON(b []byte) error {
+	s := strings.TrimSpace(string(b))
+	if s == "null" {
+		*q = ""
+		return nil
+	}
+	if strings.HasPrefix(s, `"`) {
+		if err := json.Unmarshal(b, &s); err != nil {
+			return err
+		}
+	}
+	parsed, err := ParseQuantity(s)
+	if err != nil {
+		return err
+	}
+	*q = parsed
+	return nil
+}
+
+// String returns the quantity as written.
+func (q Quantity) String() string { return string(q) }
+
+// IsZero is true for the empty quantity.
+func (q Quantity) IsZero() bool { return q == "" }
+
+// MilliValue is the amount in thousandths, rounded up: "100m" → 100,
+// "2" → 2000, "0.5" → 500. It is how cpu is counted.
+func (q Quantity) MilliValue() (int64, error) {
+	r, err := q.amount()
+	if err != nil {
+		return 0, err
+	}
+	return ceilInt64(new(big.Rat).Mul(r, big.NewRat(1000, 1)), q)
+}
+
+// Value is the amount in units, rounded up: "128Mi" → 134217728,
+// "1G" → 1000000000, "100m" → 1. It is how memory is counted (in bytes).
+func (q Quantity) Value() (int64, error) {
+	r, err := q.amount()
+	if err != nil {
+		return 0, err
+	}
+	return ceilInt64(r, q)
+}
+
+func ceilInt64(r *big.Rat, q Quantity) (int64, error) {
+	n, rem := new(big.Int).QuoRem(r.Num(), r.Denom(), new(big.Int))
+	if rem.Sign() > 0 {
+		n.Add(n, big.NewInt(1))
+	}
+	if !n.IsInt64() {
+		return 0, fmt.Errorf("quantity %q is too large", string(q))
+	}
+	return n.Int64(), nil
+}
+
+// quantitySuffixes are the multipliers Kubernetes accepts: binary (Ki..Ei),
+// decimal SI (n..E) and, handled separately, decimal exponents (1e3).
+func quantityMultiplier(suffix string) (*big.Rat, bool) {
+	pow := func(base, exp int64) *big.Rat {
+		return new(big.Rat).SetInt(new(big.Int).Exp(big.NewInt(base), big.NewInt(exp), nil))
+	}
+	switch suffix {
+	case "":
+		return big.NewRat(1, 1), true
+	case "n":
+		return big.NewRat(1, 1_000_000_000), true
+	case "u":
+		return big.NewRat(1, 1_000_000), true
+	case "m":
+		return big.NewRat(1, 1000), true
+	case "k":
+		return pow(10, 3), true
+	case "M":
+		return pow(10, 6), true
+	case "G":
+		return pow(10, 9), true
+	case "T":
+		return pow(10, 12), true
+	case "P":
+		return pow(10, 15), true
+	case "E":
+		return pow(10, 18), true
+	case "Ki":
+		return pow(2, 10), true
+	case "Mi":
+		return pow(2, 20), true
+	case "Gi":
+		return pow(2, 30), true
+	case "Ti":
+		return pow(2, 40), true
+	case "Pi":
+		return pow(2, 50), true
+	case "Ei":
+		return pow(2, 60), true
+	}
+	return nil, false
+}
+
+// amount parses the quantity into an exact rational number. The grammar is
+// Kubernetes': an optional sign, digits with an optional fraction, then a
+// suffix (binary, SI, or an exponent "e3"/"E-2").
+func (q Quantity) amount() (*big.Rat, error) {
+	s := string(q)
+	bad := func(why string) error {
+		return fmt.Errorf("quantity %q is invalid: %s (want e.g. \"100m\", \"2\", \"128Mi\", \"1G\")", s, why)
+	}
+	if s == "" {
+		return nil, bad("empty")
+	}
+	i := 0
+	if s[0] == '+' || s[0] == '-' {
+		i++
+	}
+
+	digits := 0
+	for i < len(s) && s[i] >= '0' && s[i] <= '9' {
+		i, digits = i+1, digits+1
+	}
+	if i < len(s) && s[i] == '.' {
+		i++
+		for i < len(s) && s[i] >= '0' && s[i] <= '9' {
+			i, digits = i+1, digits+1
+		}
+	}
+	if digits == 0 {
+		return nil, bad("no digits")
+	}
+	num, ok := new(big.Rat).SetString(s[:i])
+	if !ok {
+		return nil, bad("bad number")
+	}
+	suffix := s[i:]
+	if mult, ok := quantityMultiplier(suffix); ok {
+		return num.Mul(num, mult), nil
+	}
+	// Decimal exponent: "1e3", "5E-2". A lone "E" was an SI suffix above.
+	if len(suffix) >= 2 && (suffix[0] == 'e' || suffix[0] == 'E') {
+		exp, ok := new(big.Int).SetString(suffix[1:], 10)
+		if ok && exp.IsInt64() && exp.Int64() >= -30 && exp.Int64() <= 30 {
+			e := exp.Int64()
+			ten := new(big.Int).Exp(big.NewInt(10), big.NewInt(abs64(e)), nil)
+			if e >= 0 {
+				return num.Mul(num, new(big.Rat).SetInt(ten)), nil
+			}
+			return num.Quo(num, new(big.Rat).SetInt(ten)), nil
+		}
+	}
+	return nil, bad(fmt.Sprintf("unknown suffix %q", suffix))
+}
+
+func abs64(v int64) int64 {
+	if v < 0 {
+		return -v
+	}
+	return v
+}
+
+// DeepCopy copies a ResourceList.
+func (in ResourceList) DeepCopy() ResourceList {
+	if in == nil {
+		return nil
+	}
+	out := make(ResourceList, len(in))
+	for k, v := range in {
+		out[k] = v
+	}
+	return out
+}
