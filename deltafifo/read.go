@@ -1,0 +1,53 @@
+package deltafifo
+
+// The read methods show what is queued, not what the consumer holds: once a
+// key is popped it is gone from here. Returned Deltas are copies, so a later
+// append cannot change what the caller sees.
+
+// List returns the newest object of every queued key, in queue order.
+func (f *DeltaFIFO) List() []any {
+	f.lock.Lock()
+	defer f.lock.Unlock()
+	list := make([]any, 0, len(f.items))
+	for _, key := range f.queue[f.head:] {
+		list = append(list, f.items[key].Newest().Object)
+	}
+	return list
+}
+
+// ListKeys returns the queued keys in the order Pop will return them.
+func (f *DeltaFIFO) ListKeys() []string {
+	f.lock.Lock()
+	defer f.lock.Unlock()
+	return append([]string(nil), f.queue[f.head:]...)
+}
+
+// Get returns a copy of the Deltas queued for obj's key.
+func (f *DeltaFIFO) Get(obj any) (item any, exists bool, err error) {
+	key, err := f.KeyOf(obj)
+	if err != nil {
+		return nil, false, err
+	}
+	return f.GetByKey(key)
+}
+
+// GetByKey returns a copy of the Deltas queued for key.
+func (f *DeltaFIFO) GetByKey(key string) (item any, exists bool, err error) {
+	f.lock.Lock()
+	defer f.lock.Unlock()
+	d, ok := f.items[key]
+	if !ok {
+		return nil, false, nil
+	}
+	return append(Deltas(nil), d...), true, nil
+}
+
+// LastSyncResourceVersion is the resourceVersion passed to the latest
+// Replace, i.e. the version of the last relist. client-go's DeltaFIFO drops
+// that argument (the reflector remembers it instead); kubeloop keeps it so
+// the queue alone can say which list it last saw.
+func (f *DeltaFIFO) LastSyncResourceVersion() string {
+	f.lock.Lock()
+	defer f.lock.Unlock()
+	return f.lastSyncResourceVersion
+}
