@@ -48,6 +48,11 @@ type Reflector struct {
 	resyncPeriod time.Duration
 	log          *slog.Logger
 
+	// ShouldResync, if set, is asked at every resync tick whether to call
+	// the store's Resync; the shared informer uses it to resync only when
+	// some handler's period is due.
+	ShouldResync func() bool
+
 	// UseWatchList streams the initial state through a WATCH with
 	// sendInitialEvents=true; on rejection the reflector falls back to LIST.
 	UseWatchList bool
@@ -308,6 +313,9 @@ func (r *Reflector) resyncLoop(ctx context.Context) {
 		case <-ctx.Done():
 			return
 		case <-t.C:
+			if r.ShouldResync != nil && !r.ShouldResync() {
+				continue
+			}
 			if err := r.store.Resync(); err != nil {
 				r.log.Error("resync failed", "err", err)
 			}
