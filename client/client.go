@@ -1,0 +1,159 @@
+package client
+
+import (
+	"bytes"
+	"context"
+	"fmt"
+	"io"
+	"log/slog"
+	"net/http"
+	"net/url"
+	"time"
+
+	"golang.org/x/time/rate"
+
+	"kubeloop/api"
+)
+
+// Client is a connection to one apiserver. It is safe for concurrent use and
+// meant to be shared by every goroutine of a component, as client-go's
+// RESTClient is.
+type Client struct {
+	base      *url.URL
+	http      *http.Client
+	token     string
+	userAgent string
+	timeout   time.Duration
+	// limiter is nil when throttling is off.
+	limiter  *rate.Limiter
+	warnings WarningHandler
+	registry *api.Registry
+	log      *slog.Logger
+}
+
+// NewForConfig builds a Client from cfg. cfg is not kept; later changes to it
+// have no effect.
+func NewForConfig(cfg *Config) (*Client, error) {
+	base, err := cfg.baseURL()
+	if err != nil {
+		return nil, err
+	}
+	if cfg.ContentType != "" && cfg.ContentType != ContentTypeJSON {
+		return nil, fmt.Errorf("client: content type %q is not supported, only %s", cfg.ContentType, ContentTypeJSON)
+	}
+	rt, err := cfg.transport()
+	if err != nil {
+		return nil, err
+	}
+	ua := cfg.UserAgent
+	if ua == "" {
+		ua = DefaultUserAgent()
+	}
+	wh := cfg.WarningHandler
+	if wh == nil {
+		wh = NewLogOnceWarningHandler(slog.Default())
+	}
+	return &Client{
+		base:      base,
+		http:      &http.Client{Transport: rt},
+		token:     cfg.BearerToken,
+		userAgent: ua,
+		timeout:   cfg.Timeout,
+		limiter:   cfg.rateLimiter(),
+		warnings:  wh,
+		registry:  api.Builtin(),
+		log:       slog.Default().With("component", "client"),
+	}, nil
+}
+
+// RateLimiter returns the client's token bucket, or nil when throttling is off.
+func (c *Client) RateLimiter() *rate.Limiter { return c.limiter }
+
+// Host returns the base URL requests go to.
+func (c *Client) Host() string { return c.base.String() }
+
+// request is one HTTP call, built by the resource clients.
+type request struct {
+	verb        string
+	path        string
+	query       url.Values
+	body        []byte
+	contentType string
+}
+
+// url joins the base URL, the path and the query.
+func (c *Client) url(r *request) string {
+	u := *c.base
+	u.Path += r.path
+	u.RawQuery = r.query.Encode()
+	return u.String()
+}
+
+// send throttles, then issues r. The caller owns the response body. ctx
+// bounds the whole exchange, body included.
+func (c *Client) send(ctx context.Context, r *request) (*http.Response, error) {
+	if c.limiter != nil {
+		if err := c.limiter.Wait(ctx); err != nil {
+			return nil, fmt.Errorf("client: rate limiter: %w", err)
+		}
+	}
+	var body io.Reader
+	if r.body != nil {
+		body = bytes.NewReader(r.body)
+	}
+	req, err := http.NewRequestWithContext(ctx, r.verb, c.url(r), body)
+	if err != nil {
+		return nil, fmt.Errorf("client: build request: %w", err)
+	}
+	req.Header.Set("Accept", ContentTypeJSON)
+	req.Header.Set("User-Agent", c.userAgent)
+	if r.body != nil {
+		ct := r.contentType
+		if ct == "" {
+			ct = ContentTypeJSON
+		}
+		req.Header.Set("Content-Type", ct)
+	}
+	if c.token != "" {
+		req.Header.Set("Authorization", "Bearer "+c.token)
+	}
+	start := time.Now()
+	resp, err := c.http.Do(req)
+	if err != nil {
+		c.log.Debug("request", "verb", r.verb, "url", req.URL.String(), "err", err, "latency", time.Since(start))
+		return nil, fmt.Errorf("client: %s %s: %w", r.verb, req.URL.Path, err)
+	}
+	c.log.Debug("request", "verb", r.verb, "url", req.URL.String(), "code", resp.StatusCode, "latency", time.Since(start))
+	c.handleWarnings(resp.Header)
+	return resp, nil
+}
+
+// do issues r and returns the body of a 2xx reply; any other reply becomes
+// an *api.StatusError.
+func (c *Client) do(ctx context.Context, r *request) ([]byte, error) {
+	if c.timeout > 0 {
+		var cancel context.CancelFunc
+		ctx, cancel = context.WithTimeout(ctx, c.timeout)
+		defer cancel()
+	}
+	resp, err := c.send(ctx, r)
+	if err != nil {
+		return nil, err
+	}
+	defer resp.Body.Close()
+	data, err := io.ReadAll(resp.Body)
+	if err != nil {
+		return nil, fmt.Errorf("client: %s %s: read body: %w", r.verb, r.path, err)
+	}
+	if resp.StatusCode < 200 || resp.StatusCode > 299 {
+		return nil, errorFromResponse(r.verb, resp.StatusCode, data)
+	}
+	return data, nil
+}
+
+// DoRaw sends a request with a JSON body (nil for none) to an absolute path
+// such as "/version" and returns the 2xx body. Errors are *api.StatusError as
+// for every other call.
+func (c *Client) DoRaw(ctx context.Context, verb, path string, query url.Values, body []byte) ([]byte, error) {
+	return c.do(ctx, &request{verb: verb, path: path, query: query, body: body})
+}

@@ -1,0 +1,44 @@
+package client
+
+import (
+	"context"
+	"encoding/json"
+	"fmt"
+	"net/http"
+
+	"kubeloop/api"
+)
+
+// GetScale reads name's scale subresource: an autoscaling/v1 Scale that is a
+// view of the parent's replicas and selector.
+func (r *DynamicResource) GetScale(ctx context.Context, name string) (*api.Scale, error) {
+	data, err := r.client.do(ctx, &request{verb: http.MethodGet, path: r.path(r.namespace, name, "scale")})
+	if err != nil {
+		return nil, err
+	}
+	scale := &api.Scale{}
+	if err := json.Unmarshal(data, scale); err != nil {
+		return nil, fmt.Errorf("client: decode Scale: %w", err)
+	}
+	return scale, nil
+}
+
+// UpdateScale writes name's scale subresource. A resourceVersion in scale
+// makes it a compare-and-swap against the parent.
+func (r *DynamicResource) UpdateScale(ctx context.Context, name string, scale *api.Scale, opts UpdateOptions) (*api.Scale, error) {
+	out, err := r.write(ctx, http.MethodPut, r.path(r.namespace, name, "scale"), opts.query(),
+		scale, "autoscaling/v1", "Scale", func() api.Object { return &api.Scale{} })
+	if err != nil {
+		return nil, err
+	}
+	return out.(*api.Scale), nil
+}
+
+// Bind posts binding to pods/<binding.Name>/binding: the scheduler's one
+// write. The namespace is the view's, or the binding's own.
+func (r *DynamicResource) Bind(ctx context.Context, binding *api.Binding, opts CreateOptions) error {
+	ns := r.objectNamespace(binding)
+	_, err := r.write(ctx, http.MethodPost, r.path(ns, binding.Name, "binding"), opts.query(),
+		binding, "v1", "Binding", func() api.Object { return &api.Status{} })
+	return err
+}

@@ -1,0 +1,132 @@
+package client
+
+import (
+	"context"
+	"encoding/json"
+	"errors"
+	"fmt"
+	"io"
+	"sync"
+
+	"kubeloop/api"
+)
+
+// streamWatcher turns a watch response body (one JSON event per line) into
+// api.WatchEvents. One goroutine reads and decodes; it owns the result
+// channel and closes it when the stream ends, fails, or is stopped.
+// client-go: watch.StreamWatcher with a JSON framer and decoder.
+type streamWatcher struct {
+	body   io.ReadCloser
+	newObj func() api.Object
+	result chan api.WatchEvent
+	// cancel aborts the HTTP request; done tells the reader that a send
+	// will never be received.
+	cancel   context.CancelFunc
+	done     chan struct{}
+	stopOnce sync.Once
+}
+
+// newStreamWatcher starts decoding body. cancel must abort the request that
+// produced body (closing body alone does not unblock an HTTP/2 read in all
+// cases); ctx is its context.
+func newStreamWatcher(ctx context.Context, cancel context.CancelFunc, body io.ReadCloser, newObj func() api.Object) *streamWatcher {
+	w := &streamWatcher{
+		body:   body,
+		newObj: newObj,
+		result: make(chan api.WatchEvent),
+		cancel: cancel,
+		done:   make(chan struct{}),
+	}
+	go w.receive(ctx)
+	return w
+}
+
+// ResultChan returns the events; it is closed when the watch ends.
+func (w *streamWatcher) ResultChan() <-chan api.WatchEvent { return w.result }
+
+// Stop ends the watch; it is safe to call more than once and from any
+// goroutine. The result channel closes soon after.
+func (w *streamWatcher) Stop() {
+	w.stopOnce.Do(func() {
+		close(w.done)
+		w.cancel()
+		w.body.Close()
+	})
+}
+
+func (w *streamWatcher) receive(ctx context.Context) {
+	defer close(w.result)
+	defer w.Stop()
+	dec := json.NewDecoder(w.body)
+	for {
+		var raw api.RawWatchEvent
+		if err := dec.Decode(&raw); err != nil {
+			// io.EOF is the server ending the watch (timeoutSeconds, shutdown);
+			// io.ErrUnexpectedEOF is a stream cut mid-event; anything else
+			// while stopping is the body being closed under us. All of them
+			// simply end the watch: the reflector re-watches from its last
+			// resourceVersion.
+			if !errors.Is(err, io.EOF) && !errors.Is(err, io.ErrUnexpectedEOF) && !w.stopped() && ctx.Err() == nil {
+				var syntaxErr *json.SyntaxError
+				if errors.As(err, &syntaxErr) {
+					w.send(ctx, errorEvent(fmt.Errorf("unable to decode an event from the watch stream: %w", err)))
+				}
+			}
+			return
+		}
+		ev, err := w.decodeEvent(raw)
+		if err != nil {
+			w.send(ctx, errorEvent(err))
+			return
+		}
+		if !w.send(ctx, ev) {
+			return
+		}
+	}
+}
+
+// decodeEvent decodes the object of one event according to its type.
+func (w *streamWatcher) decodeEvent(raw api.RawWatchEvent) (api.WatchEvent, error) {
+	var obj api.Object
+	switch raw.Type {
+	case api.Added, api.Modified, api.Deleted, api.Bookmark:
+		obj = w.newObj()
+	case api.Error:
+		obj = &api.Status{}
+	default:
+		return api.WatchEvent{}, fmt.Errorf("unknown watch event type %q", raw.Type)
+	}
+	if err := json.Unmarshal(raw.Object, obj); err != nil {
+		return api.WatchEvent{}, fmt.Errorf("unable to decode the object of a %s watch event: %w", raw.Type, err)
+	}
+	return api.WatchEvent{Type: raw.Type, Object: obj}, nil
+}
+
+// send delivers ev unless the watch is stopped first.
+func (w *streamWatcher) send(ctx context.Context, ev api.WatchEvent) bool {
+	select {
+	case w.result <- ev:
+		return true
+	case <-w.done:
+		return false
+	case <-ctx.Done():
+		return false
+	}
+}
+
+func (w *streamWatcher) stopped() bool {
+	select {
+	case <-w.done:
+		return true
+	default:
+		return false
+	}
+}
+
+// errorEvent wraps a client-side decoding failure as an ERROR event, so the
+// consumer sees it in the same place as a server-sent error.
+func errorEvent(err error) api.WatchEvent {
+	se := api.NewInternalError(err)
+	s := se.Status()
+	return api.WatchEvent{Type: api.Error, Object: &s}
+}
