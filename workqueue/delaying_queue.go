@@ -153,9 +153,14 @@ func (q *delayingType[T]) AddAfter(item T, duration time.Duration) {
 // applies to delayed items too.
 func (q *delayingType[T]) waitingLoop() {
 	defer close(q.loopDone)
+	// One timer for the loop's life, re-armed only when the head's ready
+	// time changes: no allocation per wake-up, and a spurious wake-up never
+	// moves a deadline that is already armed.
 	timer := q.clock.NewTimer(time.Hour)
 	timer.Stop()
 	defer timer.Stop()
+	armed := false
+	var armedAt time.Time
 	var ready []T
 	for {
 		now := q.clock.Now()
@@ -165,17 +170,22 @@ func (q *delayingType[T]) waitingLoop() {
 			delete(q.waitingByItem, e.data)
 			ready = append(ready, e.data)
 		}
-		armed := len(q.waiting) > 0
-		if armed {
-			timer.Reset(q.waiting[0].readyAt.Sub(now))
+		if len(q.waiting) > 0 {
+			if head := q.waiting[0].readyAt; !armed || !head.Equal(armedAt) {
+				timer.Reset(head.Sub(now))
+				armed, armedAt = true, head
+			}
+		} else if armed {
+			timer.Stop()
+			armed = false
 		}
 		q.mu.Unlock()
 
-		// Add outside mu: the queue has its own lock and a slow Add must not
-		// hold up AddAfter callers.
+		// Add outside mu: the queue has its own lock, and AddAfter callers
+		// should not wait for it.
+		var zero T
 		for i, item := range ready {
 			q.Add(item)
-			var zero T
 			ready[i] = zero
 		}
 		ready = ready[:0]
@@ -188,8 +198,8 @@ func (q *delayingType[T]) waitingLoop() {
 		case <-q.stopCh:
 			return
 		case <-fired:
+			armed = false
 		case <-q.wake:
-			timer.Stop()
 		}
 	}
 }

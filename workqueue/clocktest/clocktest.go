@@ -89,6 +89,19 @@ func (f *FakeClock) Waiters() int {
 	return len(f.waiters)
 }
 
+// HasTimerAt reports whether a pending timer is due exactly at t. Tests use
+// it to wait until a queue has armed the deadline they are about to step to.
+func (f *FakeClock) HasTimerAt(t time.Time) bool {
+	f.mu.Lock()
+	defer f.mu.Unlock()
+	for _, w := range f.waiters {
+		if w.deadline.Equal(t) {
+			return true
+		}
+	}
+	return false
+}
+
 // HasWaiters reports whether any timer is pending.
 func (f *FakeClock) HasWaiters() bool { return f.Waiters() > 0 }
 
