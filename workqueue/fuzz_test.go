@@ -41,9 +41,9 @@ func (m *queueModel) done(x byte) {
 // one of eight items. Get is only issued when it cannot block.
 func FuzzQueueOperations(f *testing.F) {
 	f.Add([]byte{0, 4, 0, 1, 1, 2, 0, 3, 1, 2})
-	f.Add([]byte{0, 1, 0, 2, 0, 1, 6, 2, 1})                    // add while processing, then done
-	f.Add([]byte{0, 4, 8, 12, 1, 1, 3, 1, 1, 1, 1})             // shutdown with items queued
-	f.Add([]byte{0, 1, 0, 0, 0, 2, 1, 2, 1, 2, 3, 0, 1})        // repeated requeue
+	f.Add([]byte{0, 1, 0, 2, 0, 1, 6, 2, 1})                     // add while processing, then done
+	f.Add([]byte{0, 4, 8, 12, 1, 1, 3, 1, 1, 1, 1})              // shutdown with items queued
+	f.Add([]byte{0, 1, 0, 0, 0, 2, 1, 2, 1, 2, 3, 0, 1})         // repeated requeue
 	f.Add([]byte{28, 24, 20, 16, 12, 8, 4, 0, 1, 5, 9, 1, 2, 6}) // many items
 	f.Fuzz(func(t *testing.T, ops []byte) {
 		q := workqueue.NewTyped[byte]()
