@@ -1,0 +1,64 @@
+package admission
+
+import "context"
+
+// Chain runs every mutating plugin, in order, then every validating plugin,
+// in order. The first refusal ends the walk: later plugins never see a
+// request an earlier one rejected.
+//
+// The apiserver calls Admit before it prepares the object for storage and
+// Validate right before it writes, so a validating plugin always judges the
+// object exactly as it will be stored.
+type Chain struct {
+	mutating   []MutationInterface
+	validating []ValidationInterface
+}
+
+var (
+	_ MutationInterface   = (*Chain)(nil)
+	_ ValidationInterface = (*Chain)(nil)
+)
+
+// NewChain builds a chain from plugins already in their run order.
+func NewChain(mutating []MutationInterface, validating []ValidationInterface) *Chain {
+	return &Chain{mutating: mutating, validating: validating}
+}
+
+// NewDefaultChain is kubeloop's fixed plugin order, the analogue of
+// kube-apiserver's --enable-admission-plugins default list:
+//
+//	mutating:   NamespaceLifecycle, Defaulting
+//	validating: Validation
+//
+// NamespaceLifecycle is first for the same reason it heads Kubernetes' list:
+// there is no point defaulting or validating an object that cannot be
+// stored because its namespace is gone. Defaulting precedes Validation so
+// that validation judges the defaulted object (a pod with no restartPolicy
+// is valid because it becomes Always).
+func NewDefaultChain(ns NamespaceGetter) *Chain {
+	return NewChain(
+		[]MutationInterface{NewNamespaceLifecycle(ns), NewDefaulting()},
+		[]ValidationInterface{NewValidation()},
+	)
+}
+
+// Admit runs the mutating phase.
+func (c *Chain) Admit(ctx context.Context, a *Attributes) error {
+	for _, p := range c.mutating {
+		if err := p.Admit(ctx, a); err != nil {
+			return err
+		}
+	}
+	return nil
+}
+
+// Validate runs the validating phase. Plugins that are both mutating and
+// validating run in both phases, as in Kubernetes.
+func (c *Chain) Validate(ctx context.Context, a *Attributes) error {
+	for _, p := range c.validating {
+		if err := p.Validate(ctx, a); err != nil {
+			return err
+		}
+	}
+	return nil
+}

@@ -1,0 +1,138 @@
+package admission
+
+import (
+	"context"
+
+	"kubeloop/api"
+)
+
+// Validation checks every create and update against the rules of its kind
+// and refuses the write with 422 Invalid, listing every problem as a cause
+// with its field path. It never changes the object.
+//
+// In Kubernetes these rules are not an admission plugin: each registry's
+// strategy calls its kind's Validate* function (pkg/apis/core/validation,
+// pkg/apis/apps/validation) from rest.BeforeCreate / BeforeUpdate, after the
+// mutating admission plugins and before the validating ones. Making them one
+// validating plugin keeps the same order and puts every check in one place.
+type Validation struct{}
+
+var _ ValidationInterface = Validation{}
+
+// NewValidation returns the validation plugin.
+func NewValidation() Validation { return Validation{} }
+
+// Validate refuses an invalid object. Deletes carry no object and are not
+// validated.
+func (Validation) Validate(_ context.Context, a *Attributes) error {
+	if a.Operation == Delete || a.Object == nil {
+		return nil
+	}
+	var errs errorList
+	if a.Operation == Update && a.OldObject != nil {
+		errs = validateUpdate(a)
+	} else {
+		errs = validateCreate(a)
+	}
+	if len(errs) == 0 {
+		return nil
+	}
+	group, kind := invalidKind(a)
+	return api.NewInvalid(group, kind, a.Object.GetObjectMeta().Name, errs.causes())
+}
+
+// validateCreate dispatches on the Go type of the object. Subresource
+// bodies (Scale, Binding) have their own rules.
+func validateCreate(a *Attributes) errorList {
+	ns := namespaced(a)
+	switch obj := a.Object.(type) {
+	case *api.Pod:
+		return validatePod(obj, ns)
+	case *api.ReplicaSet:
+		return validateReplicaSet(obj, ns)
+	case *api.Scale:
+		return validateScale(obj, ns)
+	case *api.Binding:
+		return validateBinding(obj)
+	case *api.Node:
+		return validateNode(obj, ns)
+	case *api.Namespace:
+		return validateNamespace(obj, ns)
+	case *api.ConfigMap:
+		return validateConfigMap(obj, ns)
+	case *api.Event:
+		return validateEvent(obj, ns)
+	case *api.Lease:
+		return validateLease(obj, ns)
+	}
+	return validateObjectMeta(a.Object.GetObjectMeta(), ns, api.NameIsDNSSubdomain, newPath("metadata"))
+}
+
+// validateUpdate checks the new object as on create (minus the name, which
+// cannot change) and then what may not change. A status write checks only
+// the metadata rules: the apiserver keeps the stored spec for it.
+func validateUpdate(a *Attributes) errorList {
+	meta := newPath("metadata")
+	if a.Subresource == "status" {
+		return validateObjectMetaUpdate(a.Object.GetObjectMeta(), a.OldObject.GetObjectMeta(), meta)
+	}
+	switch obj := a.Object.(type) {
+	case *api.Pod:
+		if old, ok := a.OldObject.(*api.Pod); ok {
+			return validatePodUpdate(obj, old)
+		}
+	case *api.ReplicaSet:
+		if old, ok := a.OldObject.(*api.ReplicaSet); ok {
+			return validateReplicaSetUpdate(obj, old)
+		}
+	case *api.ConfigMap:
+		if old, ok := a.OldObject.(*api.ConfigMap); ok {
+			return validateConfigMapUpdate(obj, old)
+		}
+	case *api.Scale:
+		// The scale body is a view of its parent; only its spec is checked.
+		return validateScaleSpec(obj)
+	}
+	errs := validateCreate(a)
+	// The metadata rules of an update replace those of a create: checking
+	// the name again would only repeat what the immutability check says.
+	kept := errs[:0]
+	for _, e := range errs {
+		if !isUnder(e.Field, meta) {
+			kept = append(kept, e)
+		}
+	}
+	return append(kept, validateObjectMetaUpdate(a.Object.GetObjectMeta(), a.OldObject.GetObjectMeta(), meta)...)
+}
+
+func isUnder(f, parent fieldPath) bool {
+	return f == parent || len(f) > len(parent) && f[:len(parent)] == parent && (f[len(parent)] == '.' || f[len(parent)] == '[')
+}
+
+// namespaced tells whether the request's resource lives in namespaces. A
+// subresource body (Scale, Binding) is namespaced like its parent.
+func namespaced(a *Attributes) bool {
+	if a.Resource != nil {
+		return a.Resource.Namespaced
+	}
+	if info, ok := api.Builtin().ForObject(a.Object); ok {
+		return info.Namespaced
+	}
+	return a.Namespace != ""
+}
+
+// invalidKind is the group and kind a 422 names: the kind of the body,
+// which for a subresource is not the parent's ("Scale" in "autoscaling").
+func invalidKind(a *Attributes) (group, kind string) {
+	if k, ok := api.SubresourceKind(a.Subresource); ok {
+		return k.Group, k.Kind
+	}
+	if info, ok := api.Builtin().ForObject(a.Object); ok {
+		return info.Group, info.Kind
+	}
+	if a.Resource != nil {
+		return a.Resource.Group, a.Resource.Kind
+	}
+	tm := a.Object.GetTypeMeta()
+	return "", tm.Kind
+}
