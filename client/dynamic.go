@@ -101,7 +101,7 @@ func (r *DynamicResource) Get(ctx context.Context, name string, opts GetOptions)
 // List reads one page of the collection. Follow ListMeta.Continue for the
 // next page, or use ListAll.
 func (r *DynamicResource) List(ctx context.Context, opts ListOptions) (api.ListObject, error) {
-	data, err := r.client.do(ctx, &request{verb: http.MethodGet, path: r.path(r.namespace, ""), query: opts.query(false)})
+	data, err := r.client.do(ctx, &request{verb: http.MethodGet, path: r.path(r.namespace, ""), query: listQuery(opts, false)})
 	if err != nil {
 		return nil, err
 	}
@@ -140,7 +140,7 @@ func (r *DynamicResource) ListAll(ctx context.Context, opts ListOptions) ([]api.
 // carry a *api.Status). The watch ends when the server ends the stream, when
 // ctx is cancelled, or on Stop.
 func (r *DynamicResource) Watch(ctx context.Context, opts ListOptions) (api.Watcher, error) {
-	req := &request{verb: http.MethodGet, path: r.path(r.namespace, ""), query: opts.query(true)}
+	req := &request{verb: http.MethodGet, path: r.path(r.namespace, ""), query: listQuery(opts, true)}
 	ctx, cancel := context.WithCancel(ctx)
 	resp, err := r.client.send(ctx, req)
 	if err != nil {
@@ -243,7 +243,7 @@ func (r *DynamicResource) DeleteCollection(ctx context.Context, opts api.DeleteO
 	if err != nil {
 		return err
 	}
-	_, err = r.client.do(ctx, &request{verb: http.MethodDelete, path: r.path(r.namespace, ""), query: listOpts.query(false), body: body})
+	_, err = r.client.do(ctx, &request{verb: http.MethodDelete, path: r.path(r.namespace, ""), query: listQuery(listOpts, false), body: body})
 	return err
 }
 

@@ -3,6 +3,8 @@ package client
 import (
 	"net/url"
 	"strconv"
+
+	"kubeloop/api"
 )
 
 // GetOptions are the query parameters of a GET of one object.
@@ -12,59 +14,26 @@ type GetOptions struct {
 	ResourceVersion string
 }
 
-// ResourceVersionMatch says how a list's ResourceVersion is interpreted.
-type ResourceVersionMatch string
-
 // The resourceVersionMatch values.
 const (
-	ResourceVersionMatchNotOlderThan ResourceVersionMatch = "NotOlderThan"
-	ResourceVersionMatchExact        ResourceVersionMatch = "Exact"
+	ResourceVersionMatchNotOlderThan = "NotOlderThan"
+	ResourceVersionMatchExact        = "Exact"
 )
 
-// ListOptions are the query parameters of a LIST and of a WATCH.
-type ListOptions struct {
-	LabelSelector        string
-	FieldSelector        string
-	Limit                int64
-	Continue             string
-	ResourceVersion      string
-	ResourceVersionMatch ResourceVersionMatch
+// ListOptions are the query parameters of a LIST and of a WATCH. They are
+// api.ListOptions, so the reflector (which may not import client) and the
+// client read the same struct, and DynamicResource and ListWatch satisfy the
+// reflector's ListerWatcher as they are.
+type ListOptions = api.ListOptions
 
-	// Watch only.
-	AllowWatchBookmarks bool
-	SendInitialEvents   *bool
-	TimeoutSeconds      *int64
-}
-
-// query encodes o; watch adds watch=true and the watch-only parameters.
-func (o ListOptions) query(watch bool) url.Values {
-	q := url.Values{}
-	set := func(k, v string) {
-		if v != "" {
-			q.Set(k, v)
-		}
+// listQuery encodes o for a LIST (watch false) or a WATCH (watch true),
+// whatever o.Watch says.
+func listQuery(o ListOptions, watch bool) url.Values {
+	o.Watch = watch
+	if !watch {
+		o.AllowWatchBookmarks, o.SendInitialEvents, o.TimeoutSeconds = false, nil, nil
 	}
-	set("labelSelector", o.LabelSelector)
-	set("fieldSelector", o.FieldSelector)
-	if o.Limit > 0 {
-		q.Set("limit", strconv.FormatInt(o.Limit, 10))
-	}
-	set("continue", o.Continue)
-	set("resourceVersion", o.ResourceVersion)
-	set("resourceVersionMatch", string(o.ResourceVersionMatch))
-	if watch {
-		q.Set("watch", "true")
-		if o.AllowWatchBookmarks {
-			q.Set("allowWatchBookmarks", "true")
-		}
-		if o.SendInitialEvents != nil {
-			q.Set("sendInitialEvents", strconv.FormatBool(*o.SendInitialEvents))
-		}
-		if o.TimeoutSeconds != nil {
-			q.Set("timeoutSeconds", strconv.FormatInt(*o.TimeoutSeconds, 10))
-		}
-	}
-	return q
+	return o.Query()
 }
 
 // FieldValidation values: what the server does with unknown or duplicate
