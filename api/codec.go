@@ -39,6 +39,16 @@ func Decode(data []byte, into Object) error {
 // apiserver turns these into a 400 (fieldValidation=Strict) or warnings
 // (Warn). Malformed JSON and wrongly typed fields are errors.
 func DecodeStrict(data []byte, into Object) (unknownFields, duplicateFields []string, err error) {
+	return decodeStrict(data, into)
+}
+
+// DecodeStrictOptions is DecodeStrict for DeleteOptions, which is a body
+// but not an Object.
+func DecodeStrictOptions(data []byte, into *DeleteOptions) (unknownFields, duplicateFields []string, err error) {
+	return decodeStrict(data, into)
+}
+
+func decodeStrict(data []byte, into any) (unknownFields, duplicateFields []string, err error) {
 	w := &strictWalker{dec: json.NewDecoder(bytes.NewReader(data)), fields: map[reflect.Type]map[string]reflect.Type{}}
 	w.dec.UseNumber()
 	tok, err := w.dec.Token()
@@ -54,8 +64,8 @@ func DecodeStrict(data []byte, into Object) (unknownFields, duplicateFields []st
 	if _, err := w.dec.Token(); err != io.EOF {
 		return nil, nil, fmt.Errorf("invalid JSON: unexpected data after the top-level object")
 	}
-	if err := Decode(data, into); err != nil {
-		return nil, nil, err
+	if err := json.Unmarshal(data, into); err != nil {
+		return nil, nil, describeJSONError(err)
 	}
 	return w.unknown, w.duplicate, nil
 }
@@ -77,7 +87,6 @@ func joinPath(path, key string) string {
 	}
 	return path + "." + key
 }
-
 
 // value checks the value that starts with tok against t.
 func (w *strictWalker) value(tok json.Token, t reflect.Type, path string) error {
