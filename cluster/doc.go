@@ -1,0 +1,16 @@
+// Package cluster starts a whole kubeloop cluster in one process: an
+// embedded etcd (or an external one), the apiserver on 127.0.0.1, the
+// controller manager, the scheduler and N simulated nodes. It is what
+// `make run` starts and what tests and exercises use to get a real cluster
+// without downloading binaries (the role envtest plays for controller-runtime).
+//
+// Each component still talks to the apiserver only over HTTP, through a
+// client built from the cluster's kubeconfig: the process boundary is gone,
+// the network boundary is not. `kubeloop apiserver`, `kubeloop
+// controller-manager`, `kubeloop scheduler` and `kubeloop kubelet` run the
+// same components as separate processes.
+//
+// Kubernetes counterpart: none in-tree; controller-runtime's pkg/envtest
+// starts real etcd and kube-apiserver binaries, and kind/minikube start whole
+// clusters in containers. kubeloop needs neither.
+package cluster
