@@ -1,0 +1,238 @@
+package apiserver
+
+import (
+	"context"
+	"errors"
+	"fmt"
+	"log/slog"
+	"net"
+	"net/http"
+	"sync"
+	"time"
+
+	"github.com/prometheus/client_golang/prometheus"
+	clientv3 "go.etcd.io/etcd/client/v3"
+
+	"kubeloop/api"
+	"kubeloop/apiserver/admission"
+	"kubeloop/store"
+)
+
+// DefaultListenAddr is where Run listens when given no address. Kubernetes'
+// secure port is 6443; kubeloop serves plain HTTP on loopback only.
+const DefaultListenAddr = "127.0.0.1:6443"
+
+// Admission is the chain every write goes through: all mutating plugins,
+// then all validating ones. admission.NewDefaultChain builds the standard one.
+type Admission interface {
+	Admit(ctx context.Context, a *admission.Attributes) error
+	Validate(ctx context.Context, a *admission.Attributes) error
+}
+
+// Config is everything New needs. The command (`kubeloop apiserver`) fills
+// it from flags; tests fill it directly.
+type Config struct {
+	// Etcd is the client every resource's storage uses. Either Etcd or
+	// NewStorage is required.
+	Etcd *clientv3.Client
+	// NewStorage, if set, builds the storage of one resource instead of the
+	// default (the etcd store behind a watch cache).
+	NewStorage func(ctx context.Context, info *api.ResourceInfo) (store.Interface, error)
+	// Registry lists the kinds served (default api.Builtin()).
+	Registry *api.Registry
+	// Admission defaults to admission.NewDefaultChain over the namespaces
+	// storage.
+	Admission Admission
+	// DisableWatchCache serves every read straight from etcd.
+	DisableWatchCache bool
+	// WatchCache tunes the watch caches.
+	WatchCache WatchCacheOptions
+	// Logger defaults to slog.Default().
+	Logger *slog.Logger
+	// Metrics receives the server's metrics (default: a registry the server
+	// owns; /metrics serves whichever it is).
+	Metrics *prometheus.Registry
+	// ShutdownTimeout bounds the graceful shutdown of Serve (default 10 s).
+	ShutdownTimeout time.Duration
+}
+
+// Server is the kubeloop API server: one storage per resource and the HTTP
+// handler in front of them.
+type Server struct {
+	reg       *api.Registry
+	log       *slog.Logger
+	admission Admission
+	metrics   *metrics
+	storage   map[*api.ResourceInfo]store.Interface
+	// readyChecks run for /readyz and WaitReady (etcd answers, caches synced).
+	readyChecks []func(ctx context.Context) error
+	handler     http.Handler
+
+	// ctx lives as long as the server; cancelling it ends watches and the
+	// background namespace finalizer.
+	ctx    context.Context
+	cancel context.CancelFunc
+	wg     sync.WaitGroup
+	// nsFinalize wakes the namespace finalizer when a namespace is deleted.
+	nsFinalize      chan string
+	closeOnce       sync.Once
+	shutdownTimeout time.Duration
+}
+
+// New builds a Server: one storage per kind, the admission chain, and the
+// default namespaces. It returns once etcd has answered and the caches are
+// ready to serve.
+func New(cfg Config) (*Server, error) {
+	if cfg.Registry == nil {
+		cfg.Registry = api.Builtin()
+	}
+	if cfg.Logger == nil {
+		cfg.Logger = slog.Default()
+	}
+	if cfg.Metrics == nil {
+		cfg.Metrics = prometheus.NewRegistry()
+	}
+	if cfg.Etcd == nil && cfg.NewStorage == nil {
+		return nil, errors.New("apiserver: Config needs Etcd or NewStorage")
+	}
+	ctx, cancel := context.WithCancel(context.Background())
+	s := &Server{
+		reg:        cfg.Registry,
+		log:        cfg.Logger.With("component", "apiserver"),
+		storage:    map[*api.ResourceInfo]store.Interface{},
+		ctx:        ctx,
+		cancel:     cancel,
+		nsFinalize: make(chan string, 64),
+		// Kubernetes' --shutdown-delay is 0 and its request timeout 60 s;
+		// 10 s is plenty for the short requests kubeloop serves.
+		shutdownTimeout: 10 * time.Second,
+	}
+	if cfg.ShutdownTimeout > 0 {
+		s.shutdownTimeout = cfg.ShutdownTimeout
+	}
+	m, err := newMetrics(cfg.Metrics)
+	if err != nil {
+		cancel()
+		return nil, err
+	}
+	s.metrics = m
+	if err := s.buildStorage(ctx, cfg); err != nil {
+		cancel()
+		return nil, err
+	}
+	s.admission = cfg.Admission
+	if s.admission == nil {
+		s.admission = admission.NewDefaultChain(namespaceGetter{s})
+	}
+	s.handler = s.buildHandler(cfg.Metrics)
+
+	startCtx, done := context.WithTimeout(ctx, 30*time.Second)
+	defer done()
+	if err := s.WaitReady(startCtx); err != nil {
+		s.Close()
+		return nil, fmt.Errorf("apiserver: not ready: %w", err)
+	}
+	if err := s.ensureDefaultNamespaces(startCtx); err != nil {
+		s.Close()
+		return nil, err
+	}
+	s.wg.Add(1)
+	go s.runNamespaceFinalizer()
+	return s, nil
+}
+
+// Handler is the whole HTTP API; tests mount it on httptest.NewServer.
+func (s *Server) Handler() http.Handler { return s.handler }
+
+// Close stops the background work and ends every watch. It does not close
+// the etcd client, which the caller owns.
+func (s *Server) Close() {
+	s.closeOnce.Do(func() {
+		s.cancel()
+		s.wg.Wait()
+	})
+}
+
+// WaitReady blocks until every ready check passes or ctx ends.
+func (s *Server) WaitReady(ctx context.Context) error {
+	for {
+		err := s.checkReady(ctx)
+		if err == nil {
+			return nil
+		}
+		select {
+		case <-ctx.Done():
+			return fmt.Errorf("%w (last check: %v)", ctx.Err(), err)
+		case <-time.After(100 * time.Millisecond):
+		}
+	}
+}
+
+func (s *Server) checkReady(ctx context.Context) error {
+	for _, check := range s.readyChecks {
+		if err := check(ctx); err != nil {
+			return err
+		}
+	}
+	return nil
+}
+
+// Run listens on addr (DefaultListenAddr if empty) and serves until ctx ends.
+func (s *Server) Run(ctx context.Context, addr string) error {
+	if addr == "" {
+		addr = DefaultListenAddr
+	}
+	ln, err := net.Listen("tcp", addr)
+	if err != nil {
+		return fmt.Errorf("apiserver: listen %s: %w", addr, err)
+	}
+	return s.Serve(ctx, ln)
+}
+
+// Serve serves on ln until ctx ends, then shuts down gracefully: watches
+// end (their streams close cleanly, so clients re-watch elsewhere), and
+// in-flight requests get ShutdownTimeout to finish.
+func (s *Server) Serve(ctx context.Context, ln net.Listener) error {
+	srv := &http.Server{
+		Handler:           s.handler,
+		ReadHeaderTimeout: 30 * time.Second,
+		BaseContext:       func(net.Listener) context.Context { return s.ctx },
+	}
+	s.log.Info("serving", "addr", ln.Addr().String())
+	errc := make(chan error, 1)
+	go func() { errc <- srv.Serve(ln) }()
+	select {
+	case err := <-errc:
+		return fmt.Errorf("apiserver: serve: %w", err)
+	case <-ctx.Done():
+	}
+	// Cancelling the server context ends every watch handler; Shutdown then
+	// waits for the remaining short requests.
+	s.Close()
+	shutdownCtx, cancel := context.WithTimeout(context.Background(), s.shutdownTimeout)
+	defer cancel()
+	if err := srv.Shutdown(shutdownCtx); err != nil {
+		return fmt.Errorf("apiserver: shutdown: %w", err)
+	}
+	<-errc
+	s.log.Info("stopped")
+	return nil
+}
+
+// storageFor returns the storage of one kind.
+func (s *Server) storageFor(info *api.ResourceInfo) store.Interface { return s.storage[info] }
+
+// namespaceGetter lets admission read namespaces through the server's storage.
+type namespaceGetter struct{ s *Server }
+
+func (g namespaceGetter) GetNamespace(ctx context.Context, name string) (*api.Namespace, error) {
+	info, ok := api.ForType[*api.Namespace](g.s.reg)
+	if !ok {
+		return nil, errors.New("namespaces are not registered")
+	}
+	obj, err := g.s.storageFor(info).Get(ctx, info.Key("", name), store.GetOptions{})
+	if err != nil {
+		return nil, err
+	}
+	return obj.(*api.Namespace), nil
+}

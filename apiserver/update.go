@@ -1,0 +1,123 @@
+package apiserver
+
+import (
+	"context"
+	"net/http"
+
+	"kubeloop/api"
+	"kubeloop/apiserver/admission"
+	"kubeloop/store"
+)
+
+// update answers PUT on an object or its status. Kubernetes:
+// endpoints/handlers/update.go (UpdateResource) and Store.Update.
+func (s *Server) update(w http.ResponseWriter, r *http.Request, sc *scope) {
+	if sc.ri.Name == "" {
+		writeStatus(w, api.NewMethodNotSupported(sc.info.GroupResource(), "PUT"))
+		return
+	}
+	obj, warnings, err := s.decodeWrite(r, sc, "UpdateOptions")
+	if err != nil {
+		writeStatus(w, err)
+		return
+	}
+	out, err := s.updateObject(r.Context(), sc, func(api.Object) (api.Object, error) {
+		return obj.DeepCopyObject(), nil
+	})
+	s.logWrite(verbWithSub("update", sc), sc.info, obj, out, err)
+	if err != nil {
+		writeStatus(w, err)
+		return
+	}
+	setWarnings(w, warnings)
+	writeJSON(w, http.StatusOK, withTypeMeta(sc.info, out))
+}
+
+func verbWithSub(verb string, sc *scope) string {
+	if sc.ri.Subresource != "" {
+		return verb + "/" + sc.ri.Subresource
+	}
+	return verb
+}
+
+// updateObject is the read-modify-write every update, patch and scale goes
+// through. build turns the current object into what the client asked for;
+// then, as Kubernetes' strategies do, the main resource keeps the old status
+// and /status keeps everything but status, labels and annotations. A
+// non-empty resourceVersion in the result is a precondition (409 if stale).
+// If the write removes the last finalizer of an object being deleted, the
+// object is deleted right after, in the same request.
+func (s *Server) updateObject(ctx context.Context, sc *scope, build func(cur api.Object) (api.Object, error)) (api.Object, error) {
+	info, sub := sc.info, sc.ri.Subresource
+	deleteNow := false
+	tryUpdate := func(cur api.Object) (api.Object, error) {
+		cm := cur.GetObjectMeta()
+		in, err := build(cur.DeepCopyObject())
+		if err != nil {
+			return nil, err
+		}
+		if rv := in.GetObjectMeta().ResourceVersion; rv != "" && rv != cm.ResourceVersion {
+			return nil, api.NewConflict(info.GroupResource(), cm.Name, api.ErrObjectModified)
+		}
+		var next api.Object
+		switch sub {
+		case "status":
+			next = cur.DeepCopyObject()
+			copyStatus(next, in)
+			im := in.GetObjectMeta()
+			next.GetObjectMeta().Labels = im.Labels
+			next.GetObjectMeta().Annotations = im.Annotations
+		case "":
+			next = in
+			if info.HasStatus {
+				copyStatus(next, cur)
+			}
+		default:
+			next = in // scale: built from the current object
+		}
+		prepareForUpdate(info, next, cur)
+		nm := next.GetObjectMeta()
+		a := &admission.Attributes{
+			Operation: admission.Update, Resource: info, Subresource: sub,
+			Namespace: nm.Namespace, Name: nm.Name, Object: next, OldObject: cur,
+		}
+		if err := s.admit(ctx, a); err != nil {
+			return nil, err
+		}
+		deleteNow = shouldDeleteDuringUpdate(next, cur)
+		return next, nil
+	}
+	out, err := sc.storage.GuaranteedUpdate(ctx, sc.key(), nil, tryUpdate, nil)
+	if err != nil || !deleteNow {
+		return out, err
+	}
+	return s.finishDeletion(ctx, sc.info, out)
+}
+
+// shouldDeleteDuringUpdate: the update took away the last finalizer of an
+// object whose deletion is due. Kubernetes: Store.shouldDeleteDuringUpdate.
+func shouldDeleteDuringUpdate(next, cur api.Object) bool {
+	nm, cm := next.GetObjectMeta(), cur.GetObjectMeta()
+	if nm.DeletionTimestamp == nil || len(nm.Finalizers) > 0 || len(cm.Finalizers) == 0 {
+		return false
+	}
+	return nm.DeletionGracePeriodSeconds == nil || *nm.DeletionGracePeriodSeconds == 0
+}
+
+// finishDeletion removes an object whose deletion was pending, provided it
+// is still the version we saw (same UID and resourceVersion). If it changed
+// meanwhile, the writer that changed it decides; we return what we saw.
+func (s *Server) finishDeletion(ctx context.Context, info *api.ResourceInfo, obj api.Object) (api.Object, error) {
+	m := obj.GetObjectMeta()
+	uid, rv := m.UID, m.ResourceVersion
+	key := info.Key(m.Namespace, m.Name)
+	out, err := s.storageFor(info).Delete(ctx, key, &store.Preconditions{UID: &uid, ResourceVersion: &rv}, nil, nil)
+	switch {
+	case err == nil:
+		s.logWrite("delete", info, obj, out, nil)
+		return out, nil
+	case api.IsConflict(err), api.IsNotFound(err):
+		return obj, nil
+	}
+	return nil, err
+}

@@ -1,0 +1,115 @@
+package apiserver
+
+import (
+	"context"
+	"encoding/json"
+	"math/rand/v2"
+	"net/http"
+	"strconv"
+	"time"
+
+	"kubeloop/api"
+)
+
+// minRequestTimeout is Kubernetes' --min-request-timeout: a watch without
+// timeoutSeconds ends after between one and two of these, so that clients
+// spread their re-watches.
+const minRequestTimeout = 30 * time.Minute
+
+// watchEvent is one line of the stream.
+type watchEvent struct {
+	Type   api.EventType `json:"type"`
+	Object any           `json:"object"`
+}
+
+// watch streams changes as newline-delimited JSON, flushing after every
+// event. Kubernetes: endpoints/handlers/watch.go (serveWatch).
+func (s *Server) watch(w http.ResponseWriter, r *http.Request, sc *scope) {
+	opts, err := listOptions(r, sc.info, true)
+	if err != nil {
+		writeStatus(w, err)
+		return
+	}
+	if sc.ri.Name != "" {
+		// A watch on one object's URL is a watch on its collection with
+		// metadata.name fixed.
+		fs := "metadata.name=" + sc.ri.Name
+		if extra := r.URL.Query().Get("fieldSelector"); extra != "" {
+			fs += "," + extra
+		}
+		sel, err := api.ParseFieldSelector(fs)
+		if err != nil {
+			writeStatus(w, api.NewBadRequest(err.Error()))
+			return
+		}
+		opts.Predicate.Field = sel
+	}
+	timeout := minRequestTimeout + time.Duration(rand.Int64N(int64(minRequestTimeout)))
+	if t := r.URL.Query().Get("timeoutSeconds"); t != "" {
+		n, err := strconv.ParseInt(t, 10, 64)
+		if err != nil || n < 0 {
+			writeStatus(w, api.NewBadRequest("invalid timeoutSeconds "+strconv.Quote(t)))
+			return
+		}
+		if n > 0 {
+			timeout = time.Duration(n) * time.Second
+		}
+	}
+	ctx, cancel := context.WithTimeout(r.Context(), timeout)
+	defer cancel()
+	// The server's own context ends every watch on shutdown, also when
+	// the handler is mounted somewhere other than Serve.
+	stop := context.AfterFunc(s.ctx, cancel)
+	defer stop()
+
+	watcher, err := sc.storage.Watch(ctx, sc.prefix(), opts)
+	if err != nil {
+		writeStatus(w, err)
+		return
+	}
+	defer watcher.Stop()
+
+	gauge := s.metrics.watchers.WithLabelValues(sc.info.Resource)
+	gauge.Inc()
+	defer gauge.Dec()
+
+	rc := http.NewResponseController(w)
+	w.Header().Set("Content-Type", "application/json")
+	w.Header().Set("Cache-Control", "no-cache, private")
+	w.WriteHeader(http.StatusOK)
+	_ = rc.Flush()
+	enc := json.NewEncoder(w)
+	for {
+		select {
+		case <-ctx.Done():
+			return
+		case ev, ok := <-watcher.ResultChan():
+			if !ok {
+				return
+			}
+			if err := enc.Encode(watchEvent{Type: ev.Type, Object: eventObject(sc.info, ev)}); err != nil {
+				return
+			}
+			if err := rc.Flush(); err != nil {
+				return
+			}
+		}
+	}
+}
+
+// eventObject is the object of one event with its kind and apiVersion, as
+// every event object must carry them (bookmarks included).
+func eventObject(info *api.ResourceInfo, ev api.WatchEvent) any {
+	if st, ok := ev.Object.(*api.Status); ok {
+		c := *st
+		c.Kind, c.APIVersion = "Status", "v1"
+		if c.Status == "" {
+			c.Status = api.StatusFailure
+		}
+		return &c
+	}
+	if ev.Object == nil {
+		return nil
+	}
+	return withTypeMeta(info, ev.Object)
+}
