@@ -10,6 +10,7 @@ import (
 
 	clientv3 "go.etcd.io/etcd/client/v3"
 	"go.etcd.io/etcd/server/v3/embed"
+	"go.uber.org/zap"
 )
 
 // EmbeddedConfig says where and how to run an in-process etcd.
@@ -137,6 +138,9 @@ func NewClient(endpoints []string) (*clientv3.Client, error) {
 		DialKeepAliveTimeout: 10 * time.Second,
 		// Lists of many objects exceed gRPC's default 4 MiB reply limit.
 		MaxCallRecvMsgSize: 256 << 20,
+		// The client logs every retried call at warn level; every error it
+		// meets is also returned to us, so its log only duplicates them.
+		Logger: zap.NewNop(),
 	})
 	if err != nil {
 		return nil, fmt.Errorf("connect to etcd %v: %w", endpoints, err)
