@@ -1,0 +1,79 @@
+// Package admission is the apiserver's last word on a write: a chain of
+// plugins that may change an object (mutating) and then may refuse it
+// (validating) before it is stored.
+//
+// Where it sits on the spine: the apiserver decodes a request body, runs the
+// mutating phase (Chain.Admit), prepares the object for storage (generated
+// name, uid, generation), runs the validating phase (Chain.Validate) and
+// only then writes to the store:
+//
+//	decode → admission mutate → prepare → admission validate → store
+//
+// Every refusal is an *api.StatusError the apiserver sends as is: 404 for a
+// missing namespace, 403 Forbidden for a terminating or immortal one, 422
+// Invalid with one cause per bad field (`spec.replicas: Invalid value: -1:
+// must be greater than or equal to 0`), worded as Kubernetes words them so
+// kubectl prints the same lines.
+//
+// The plugins, in NewDefaultChain's order:
+//   - NamespaceLifecycle (mutating phase, never mutates): no creates in a
+//     missing or terminating namespace, no deleting default, kube-system,
+//     kube-public or kube-node-lease.
+//   - Defaulting (mutating): the SetDefaults_* values — restartPolicy
+//     Always, terminationGracePeriodSeconds 30, imagePullPolicy from the
+//     tag, requests from limits, replicas 1, namespace phase Active, ...
+//   - Validation (validating): per-kind rules with field paths.
+//
+// Kubernetes counterparts (release v1.37.2):
+//   - staging/src/k8s.io/apiserver/pkg/admission/chain.go (chainAdmissionHandler:
+//     Admit runs the mutating plugins, Validate the validating ones, each in
+//     order; kube-apiserver runs every mutating plugin before any validating
+//     one, in the order of pkg/kubeapiserver/options/plugins.go
+//     AllOrderedPlugins, which --enable-admission-plugins cannot reorder).
+//   - staging/src/k8s.io/apiserver/pkg/admission/plugin/namespace/lifecycle/admission.go
+//     (Lifecycle.Admit). It implements only Admit, so it runs in the
+//     mutating phase, and it is first in the default order.
+//   - pkg/apis/core/v1/defaults.go (SetDefaults_Pod, SetDefaults_PodSpec,
+//     SetDefaults_Container, SetDefaults_NamespaceStatus, SetDefaults_NodeStatus)
+//     and pkg/apis/apps/v1/defaults.go (SetDefaults_ReplicaSet).
+//   - pkg/apis/core/validation/validation.go (ValidatePodCreate,
+//     ValidatePodSpec, ValidatePodUpdate, ValidateNode, ValidateNamespace,
+//     ValidateConfigMap, ValidatePodBinding, ValidateEventCreate),
+//     pkg/apis/apps/validation/validation.go (ValidateReplicaSet,
+//     ValidateReplicaSetSpec, ValidatePodTemplateSpecForReplicaSet),
+//     pkg/apis/coordination/validation/validation.go (ValidateLease),
+//     pkg/apis/autoscaling/validation/validation.go (ValidateScale), and
+//     staging/src/k8s.io/apimachinery/pkg/api/validation/objectmeta.go
+//     (ValidateObjectMeta, ValidateObjectMetaUpdate).
+//   - staging/src/k8s.io/apimachinery/pkg/util/validation/field/errors.go
+//     (the message shapes field.go reproduces).
+//
+// What we simplify:
+//   - In Kubernetes, defaulting happens while decoding and validation is
+//     called by each resource's registry strategy (rest.BeforeCreate),
+//     neither being an admission plugin. Here both are plugins in the fixed
+//     chain; the order an object goes through is the same.
+//   - No webhooks (MutatingAdmissionWebhook, ValidatingAdmissionWebhook),
+//     no ValidatingAdmissionPolicy/CEL, no dynamic plugin configuration,
+//     no admission for connect verbs, no dry-run, no audit annotations.
+//   - No other built-in plugins: ServiceAccount, LimitRanger,
+//     ResourceQuota, PodSecurity, Priority, DefaultTolerationSeconds,
+//     TaintNodesByCondition, NodeRestriction, and the rest are absent.
+//   - NamespaceLifecycle asks its NamespaceGetter every time; Kubernetes
+//     reads an informer cache, waits briefly for a just-created namespace
+//     and falls back to a live read. A malformed namespace name skips the
+//     lookup so that validation answers 422 instead of 404.
+//   - Far fewer rules: no volumes, probes, security contexts, init or
+//     ephemeral containers, env sources, affinity terms, host networking,
+//     pod-level resources, status-subresource rules, or the
+//     declarative-validation layer. A pod update may change only container
+//     images (Kubernetes also allows lowering activeDeadlineSeconds and
+//     adding tolerations). A status write checks only metadata.
+//   - Update keeps uid and creationTimestamp only when the client leaves
+//     them out (Kubernetes overwrites creationTimestamp silently); a
+//     different value is refused as immutable. The deletion fields and
+//     resourceVersion are left to the apiserver.
+//   - The namespace "kubernetes" spec finalizer is not added on create,
+//     because only a namespace controller could remove it.
+//   - Quantities are compared as numbers but otherwise kept as written.
+package admission
