@@ -39,7 +39,8 @@ func testInfo(t testing.TB, resource string) *api.ResourceInfo {
 		}
 		return '-'
 	}, t.Name())
-	info.Resource = resource + "-" + name
+	// The suffix keeps -count=N runs apart: they share one etcd.
+	info.Resource = resource + "-" + name + "-" + strconv.FormatInt(time.Now().UnixNano()%1e9, 36)
 	return &info
 }
 
