@@ -17,7 +17,8 @@
 //     and the unstored bodies binding.go, scale.go, options.go
 //     (DeleteOptions); a List per kind; hand-written DeepCopy in the kind's
 //     file or in deepcopy_<kind>.go,
-//   - Status errors and their predicates (errors.go),
+//   - Status errors and their predicates (errors.go), LIST/WATCH query
+//     options (listoptions.go),
 //   - watch events (watch.go),
 //   - label selectors (selector.go, labels.go, labels_parse.go) and field
 //     selectors (fields.go),
