@@ -16,9 +16,9 @@
 // kubectl prints the same lines.
 //
 // The plugins, in NewDefaultChain's order:
-//   - NamespaceLifecycle (mutating phase, never mutates): no creates in a
-//     missing or terminating namespace, no deleting default, kube-system,
-//     kube-public or kube-node-lease.
+//   - NamespaceLifecycle (first in both phases, never mutates): no creates
+//     in a missing or terminating namespace, no deleting default,
+//     kube-system, kube-public or kube-node-lease.
 //   - Defaulting (mutating): the SetDefaults_* values — restartPolicy
 //     Always, terminationGracePeriodSeconds 30, imagePullPolicy from the
 //     tag, requests from limits, replicas 1, namespace phase Active, ...
@@ -32,7 +32,9 @@
 //     AllOrderedPlugins, which --enable-admission-plugins cannot reorder).
 //   - staging/src/k8s.io/apiserver/pkg/admission/plugin/namespace/lifecycle/admission.go
 //     (Lifecycle.Admit). It implements only Admit, so it runs in the
-//     mutating phase, and it is first in the default order.
+//     mutating phase, and it is first in the default order. Ours also
+//     validates, because kubeloop's apiserver runs only the validating
+//     phase for a delete.
 //   - pkg/apis/core/v1/defaults.go (SetDefaults_Pod, SetDefaults_PodSpec,
 //     SetDefaults_Container, SetDefaults_NamespaceStatus, SetDefaults_NodeStatus)
 //     and pkg/apis/apps/v1/defaults.go (SetDefaults_ReplicaSet).

@@ -25,7 +25,10 @@ type NamespaceLifecycle struct {
 	immortal   map[string]bool
 }
 
-var _ MutationInterface = (*NamespaceLifecycle)(nil)
+var (
+	_ MutationInterface   = (*NamespaceLifecycle)(nil)
+	_ ValidationInterface = (*NamespaceLifecycle)(nil)
+)
 
 // NewNamespaceLifecycle checks namespaces through ns. The immortal set is
 // Kubernetes' (default, kube-system, kube-public) plus kube-node-lease,
@@ -43,9 +46,21 @@ func NewNamespaceLifecycle(ns NamespaceGetter) *NamespaceLifecycle {
 }
 
 // Admit refuses writes that break the namespace lifecycle. It never changes
-// the object; it is a mutating plugin only so that it runs first, which is
-// also where Kubernetes registers it.
+// the object; it runs in the mutating phase so that it runs first, which is
+// where Kubernetes runs it too (Lifecycle implements only Admit there).
 func (l *NamespaceLifecycle) Admit(ctx context.Context, a *Attributes) error {
+	return l.check(ctx, a)
+}
+
+// Validate repeats the check in the validating phase. Kubernetes checks once;
+// we check again because kubeloop's apiserver runs only the validating
+// phase for deletes (there is nothing to mutate), and because a namespace
+// may have started terminating between the two phases.
+func (l *NamespaceLifecycle) Validate(ctx context.Context, a *Attributes) error {
+	return l.check(ctx, a)
+}
+
+func (l *NamespaceLifecycle) check(ctx context.Context, a *Attributes) error {
 	if isNamespaceResource(a) {
 		if a.Operation == Delete && l.immortal[a.Name] {
 			return NewForbidden(a.groupResource(), a.Name, fmt.Errorf("this namespace may not be deleted"))

@@ -120,3 +120,11 @@ func TestNamespaceLifecycleRefusesDeletingImmortalNamespaces(t *testing.T) {
 	a := &Attributes{Operation: Delete, Resource: resource(t, "", "Namespace"), Name: "active"}
 	require.NoError(t, l.Admit(context.Background(), a))
 }
+
+// The apiserver runs only the validating phase for deletes, so the default
+// chain must protect the immortal namespaces there too.
+func TestDefaultChainRefusesDeletingImmortalNamespaceInValidatingPhase(t *testing.T) {
+	a := &Attributes{Operation: Delete, Resource: resource(t, "", "Namespace"), Name: "kube-system"}
+	err := NewDefaultChain(lifecycleNamespaces()).Validate(context.Background(), a)
+	require.True(t, IsForbidden(err), "got %v", err)
+}

@@ -122,13 +122,14 @@ func namespaced(a *Attributes) bool {
 }
 
 // invalidKind is the group and kind a 422 names: the kind of the body,
-// which for a subresource is not the parent's ("Scale" in "autoscaling").
+// which for a subresource is not the parent's ("Scale" in "autoscaling"),
+// even when the apiserver hands us the parent object to check.
 func invalidKind(a *Attributes) (group, kind string) {
-	if info, ok := api.Builtin().ForObject(a.Object); ok {
-		return info.Group, info.Kind
-	}
 	if k, ok := api.SubresourceKind(a.Subresource); ok {
 		return k.Group, k.Kind
+	}
+	if info, ok := api.Builtin().ForObject(a.Object); ok {
+		return info.Group, info.Kind
 	}
 	if a.Resource != nil {
 		return a.Resource.Group, a.Resource.Kind

@@ -276,8 +276,22 @@ func TestValidateReplicaSetUpdateAndScale(t *testing.T) {
 			return a
 		}}
 	}
+	// The apiserver may also hand over the parent with the new replicas;
+	// the 422 still names the Scale, as Kubernetes' does.
+	parent := func(name string, replicas int32, want ...cause) validationCase {
+		return validationCase{name: name, want: want, attrs: func(t *testing.T) *Attributes {
+			old := stored(t)
+			rs := old.DeepCopyObject().(*api.ReplicaSet)
+			rs.Spec.Replicas = ptr(replicas)
+			a := updateAttrs(t, "apps", "ReplicaSet", rs, old)
+			a.Subresource = "scale"
+			return a
+		}}
+	}
 	runValidationCases(t, "Scale", []validationCase{
 		scale("scale to zero", 0),
 		scale("scale not negative", -1, cause{invalid_, "spec.replicas"}),
+		parent("parent scaled to zero", 0),
+		parent("parent scaled below zero", -1, cause{invalid_, "spec.replicas"}),
 	})
 }
