@@ -1,0 +1,22 @@
+// Package controllers is the controller manager: it runs a chosen set of
+// controllers in one process, over one shared informer factory, behind an
+// optional leader election, and serves their workqueue metrics.
+//
+// Each controller lives in its own sub-package (replicaset, labeler,
+// garbagecollector, nodelifecycle) and has the same skeleton, the one of
+// Kubernetes' sample-controller: NewController wires informers → handlers
+// that only enqueue keys → a rate-limited workqueue; Run waits for the caches
+// and starts workers; processNextWorkItem does Get / Done / Forget or
+// AddRateLimited; syncHandler is the level-triggered reconcile. Only
+// syncHandler differs from one controller to the next.
+//
+// Kubernetes counterpart: cmd/kube-controller-manager/app/controllermanager.go
+// at v1.37.2 (Run, NewControllerDescriptors, the --controllers flag with "*"
+// and "-name", leader election on a Lease in kube-system, /metrics and
+// /healthz).
+//
+// What we simplify: no per-controller health checks, no service-account
+// credentials per controller (every controller shares one client), and the
+// informer factory is started once after every controller has registered
+// its informers.
+package controllers
