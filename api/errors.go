@@ -29,6 +29,7 @@ const (
 	StatusReasonTimeout               StatusReason = "Timeout"
 	StatusReasonServiceUnavailable    StatusReason = "ServiceUnavailable"
 	StatusReasonTooManyRequests       StatusReason = "TooManyRequests"
+	StatusReasonForbidden             StatusReason = "Forbidden"
 )
 
 // CauseType says what is wrong with one field of an Invalid object.
@@ -158,7 +159,12 @@ func NewInvalid(group, kind, name string, causes []StatusCause) *StatusError {
 			parts = append(parts, c.Message)
 		}
 	}
-	msg := fmt.Sprintf("%s %q is invalid", kind, name)
+	qualified := kind
+	if group != "" {
+		// Kubernetes names the kind with its group: ReplicaSet.apps.
+		qualified = kind + "." + group
+	}
+	msg := fmt.Sprintf("%s %q is invalid", qualified, name)
 	switch len(parts) {
 	case 0:
 	case 1:
@@ -168,6 +174,19 @@ func NewInvalid(group, kind, name string, causes []StatusCause) *StatusError {
 	}
 	return newStatusError(http.StatusUnprocessableEntity, StatusReasonInvalid, msg,
 		&StatusDetails{Group: group, Kind: kind, Name: name, Causes: causes})
+}
+
+// NewForbidden is 403: the request is understood and refused.
+// Message: `pods "p1" is forbidden: <reason>`.
+func NewForbidden(gr GroupResource, name string, err error) *StatusError {
+	var msg string
+	if name == "" {
+		msg = fmt.Sprintf("%s is forbidden: %v", gr, err)
+	} else {
+		msg = fmt.Sprintf("%s %q is forbidden: %v", gr, name, err)
+	}
+	return newStatusError(http.StatusForbidden, StatusReasonForbidden, msg,
+		&StatusDetails{Group: gr.Group, Kind: gr.Resource, Name: name})
 }
 
 // NewBadRequest is a request the server cannot make sense of.
@@ -256,6 +275,7 @@ func IsAlreadyExists(err error) bool { return ReasonForError(err) == StatusReaso
 func IsConflict(err error) bool      { return ReasonForError(err) == StatusReasonConflict }
 func IsInvalid(err error) bool       { return ReasonForError(err) == StatusReasonInvalid }
 func IsBadRequest(err error) bool    { return ReasonForError(err) == StatusReasonBadRequest }
+func IsForbidden(err error) bool     { return ReasonForError(err) == StatusReasonForbidden }
 
 // IsExpired is true for 410 Expired and 410 Gone: both mean "re-list".
 func IsExpired(err error) bool {
