@@ -49,9 +49,13 @@ func NewForConfig(cfg *Config) (*Client, error) {
 	if ua == "" {
 		ua = DefaultUserAgent()
 	}
+	logger := cfg.Logger
+	if logger == nil {
+		logger = slog.Default()
+	}
 	wh := cfg.WarningHandler
 	if wh == nil {
-		wh = NewLogOnceWarningHandler(slog.Default())
+		wh = NewLogOnceWarningHandler(logger)
 	}
 	return &Client{
 		base:      base,
@@ -62,7 +66,7 @@ func NewForConfig(cfg *Config) (*Client, error) {
 		limiter:   cfg.rateLimiter(),
 		warnings:  wh,
 		registry:  api.Builtin(),
-		log:       slog.Default().With("component", "client"),
+		log:       logger.With("component", "client", "userAgent", ua),
 	}, nil
 }
 

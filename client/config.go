@@ -5,6 +5,7 @@ import (
 	"crypto/x509"
 	"errors"
 	"fmt"
+	"log/slog"
 	"net/http"
 	"net/url"
 	"os"
@@ -66,6 +67,10 @@ type Config struct {
 	// WarningHandler receives the server's Warning headers. Nil means log
 	// each distinct message once.
 	WarningHandler WarningHandler
+
+	// Logger receives the request log (at Debug: verb, URL, code, latency)
+	// and, by default, warnings. Nil means slog.Default().
+	Logger *slog.Logger
 
 	// Transport replaces the HTTP transport built from TLS (tests, proxies).
 	Transport http.RoundTripper

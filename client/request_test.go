@@ -1,12 +1,15 @@
 package client
 
 import (
+	"bytes"
 	"context"
 	"encoding/json"
 	"io"
+	"log/slog"
 	"net/http"
 	"net/http/httptest"
 	"net/url"
+	"strings"
 	"sync"
 	"testing"
 	"time"
@@ -240,4 +243,48 @@ func TestParseWarning(t *testing.T) {
 		_, _, _, ok := parseWarning(bad)
 		assert.False(t, ok, bad)
 	}
+}
+
+func TestRequestLogAtDebugNamesVerbURLAndCode(t *testing.T) {
+	srv, _ := recordingServer(t, http.StatusNotFound, `{}`)
+	var buf syncBuffer
+	logger := slog.New(slog.NewTextHandler(&buf, &slog.HandlerOptions{Level: slog.LevelDebug}))
+	c, err := NewForConfig(&Config{Host: srv.URL, Logger: logger})
+	require.NoError(t, err)
+	_, err = For[*api.Pod](c).Namespace("ns").Get(context.Background(), "p", GetOptions{})
+	require.True(t, api.IsNotFound(err))
+	line := buf.String()
+	assert.Contains(t, line, "level=DEBUG")
+	assert.Contains(t, line, "verb=GET")
+	assert.Contains(t, line, "/api/v1/namespaces/ns/pods/p")
+	assert.Contains(t, line, "code=404")
+	assert.Contains(t, line, "latency=")
+}
+
+func TestDefaultWarningHandlerLogsEachMessageOnce(t *testing.T) {
+	var buf syncBuffer
+	h := NewLogOnceWarningHandler(slog.New(slog.NewTextHandler(&buf, nil)))
+	h.HandleWarningHeader(299, "-", "deprecated")
+	h.HandleWarningHeader(299, "-", "deprecated")
+	h.HandleWarningHeader(299, "-", "other")
+	assert.Equal(t, 1, strings.Count(buf.String(), "warning=deprecated"))
+	assert.Equal(t, 1, strings.Count(buf.String(), "warning=other"))
+}
+
+// syncBuffer is a bytes.Buffer safe for a logger and a test to share.
+type syncBuffer struct {
+	mu  sync.Mutex
+	buf bytes.Buffer
+}
+
+func (b *syncBuffer) Write(p []byte) (int, error) {
+	b.mu.Lock()
+	defer b.mu.Unlock()
+	return b.buf.Write(p)
+}
+
+func (b *syncBuffer) String() string {
+	b.mu.Lock()
+	defer b.mu.Unlock()
+	return b.buf.String()
 }
