@@ -125,3 +125,5 @@ func cmJSON(name string, data map[string]string) string {
 	b, _ := json.Marshal(map[string]any{"apiVersion": "v1", "kind": "ConfigMap", "metadata": map[string]any{"name": name}, "data": data})
 	return string(b)
 }
+
+func bytesReader(b []byte) io.Reader { return bytes.NewReader(b) }

@@ -32,8 +32,7 @@ func prepareForCreate(info *api.ResourceInfo, obj api.Object) {
 	}
 }
 
-// prepareForUpdate carries the server-owned fields of old into obj and bumps
-// generation when the spec changed.
+// prepareForUpdate carries the server-owned fields of old into obj.
 func prepareForUpdate(info *api.ResourceInfo, obj, old api.Object) {
 	m, om := obj.GetObjectMeta(), old.GetObjectMeta()
 	m.UID = om.UID
@@ -41,6 +40,13 @@ func prepareForUpdate(info *api.ResourceInfo, obj, old api.Object) {
 	m.DeletionTimestamp = om.DeletionTimestamp.DeepCopy()
 	m.DeletionGracePeriodSeconds = copyInt64(om.DeletionGracePeriodSeconds)
 	m.ResourceVersion = om.ResourceVersion
+	m.Generation = om.Generation
+}
+
+// bumpGeneration adds one to generation when the spec changed; status and
+// metadata changes never count.
+func bumpGeneration(info *api.ResourceInfo, obj, old api.Object) {
+	m, om := obj.GetObjectMeta(), old.GetObjectMeta()
 	m.Generation = om.Generation
 	if info.HasSpec && !specEqual(obj, old) {
 		m.Generation = om.Generation + 1

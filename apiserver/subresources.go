@@ -6,6 +6,7 @@ import (
 	"net/http"
 
 	"kubeloop/api"
+	"kubeloop/apiserver/admission"
 	"kubeloop/store"
 )
 
@@ -164,8 +165,19 @@ func (s *Server) bind(w http.ResponseWriter, r *http.Request, sc *scope) {
 		writeStatus(w, err)
 		return
 	}
+	// Admission sees the Binding, as in Kubernetes; the write of the pod
+	// that follows is the registry's own and is not admitted again (pod
+	// updates may not change spec.nodeName).
+	a := &admission.Attributes{
+		Operation: admission.Create, Resource: sc.info, Subresource: "binding",
+		Namespace: sc.ri.Namespace, Name: sc.ri.Name, Object: b,
+	}
+	if err := s.admit(r.Context(), a); err != nil {
+		writeStatus(w, err)
+		return
+	}
 	node := b.Target.Name
-	out, err := s.updateObject(r.Context(), sc, func(cur api.Object) (api.Object, error) {
+	out, err := sc.storage.GuaranteedUpdate(r.Context(), sc.key(), nil, func(cur api.Object) (api.Object, error) {
 		pod, ok := cur.(*api.Pod)
 		if !ok {
 			return nil, fmt.Errorf("binding of %T is not supported", cur)
@@ -180,10 +192,12 @@ func (s *Server) bind(w http.ResponseWriter, r *http.Request, sc *scope) {
 		if b.UID != "" && b.UID != pod.UID {
 			return nil, api.NewConflict(gr, pod.Name, fmt.Errorf("Precondition failed: UID in precondition: %v, UID in object meta: %v", b.UID, pod.UID))
 		}
+		old := pod.DeepCopy()
 		pod.Spec.NodeName = node
 		setPodScheduled(pod)
+		bumpGeneration(sc.info, pod, old)
 		return pod, nil
-	})
+	}, nil)
 	s.logWrite("create/binding", sc.info, nil, out, err)
 	if err != nil {
 		writeStatus(w, err)

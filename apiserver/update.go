@@ -81,7 +81,13 @@ func (s *Server) updateObject(ctx context.Context, sc *scope, build func(cur api
 			Operation: admission.Update, Resource: info, Subresource: sub,
 			Namespace: nm.Namespace, Name: nm.Name, Object: next, OldObject: cur,
 		}
-		if err := s.admit(ctx, a); err != nil {
+		if err := s.admission.Admit(ctx, a); err != nil {
+			return nil, err
+		}
+		// Generation is compared after defaulting, so that a manifest
+		// without defaulted fields does not count as a spec change.
+		bumpGeneration(info, next, cur)
+		if err := s.admission.Validate(ctx, a); err != nil {
 			return nil, err
 		}
 		deleteNow = shouldDeleteDuringUpdate(next, cur)
