@@ -178,7 +178,9 @@ func TestListWithFieldSelectorMatchesMetadataName(t *testing.T) {
 	f := newFixture(t)
 	f.create("a", nil)
 	f.create("b", nil)
-	res, err := f.store.List(f.ctx, f.prefix(), store.ListOptions{Predicate: store.SelectionPredicate{Field: nameIs("b")}})
+	sel, err := api.ParseFieldSelector("metadata.name=b")
+	require.NoError(t, err)
+	res, err := f.store.List(f.ctx, f.prefix(), store.ListOptions{Predicate: store.SelectionPredicate{Field: sel}})
 	require.NoError(t, err)
 	assert.Equal(t, []string{"b"}, names(res.Items))
 }
@@ -224,15 +226,4 @@ func TestListNotOlderThanFutureRevisionIsTooLarge(t *testing.T) {
 		_, err := f.store.List(f.ctx, f.prefix(), store.ListOptions{ResourceVersion: future, ResourceVersionMatch: match})
 		require.True(t, api.IsTooLargeResourceVersion(err), "match %q: got %v", match, err)
 	}
-}
-
-// nameIs is a field selector for metadata.name=name, enough to test that
-// the store asks the field selector with the kind's fields.
-type nameIs string
-
-func (n nameIs) Matches(fields map[string]string) bool { return fields["metadata.name"] == string(n) }
-func (n nameIs) Empty() bool                            { return false }
-func (n nameIs) String() string                         { return "metadata.name=" + string(n) }
-func (n nameIs) RequiresExactMatch(field string) (string, bool) {
-	return string(n), field == "metadata.name"
 }

@@ -2,7 +2,6 @@ package store
 
 import (
 	"context"
-	"encoding/json"
 	"errors"
 	"fmt"
 	"strconv"
@@ -59,7 +58,7 @@ func (s *Store) Create(ctx context.Context, key string, obj api.Object) (api.Obj
 	// unchanged update is recognised as one.
 	out := obj.DeepCopyObject()
 	s.setTypeMeta(out)
-	data, err := json.Marshal(out)
+	data, err := api.Encode(out)
 	if err != nil {
 		return nil, fmt.Errorf("encode %s: %w", key, err)
 	}
@@ -115,7 +114,7 @@ func (s *Store) CurrentResourceVersion(ctx context.Context) (uint64, error) {
 // api.Builtin().SetTypeMeta would set, without a registry lookup).
 func (s *Store) decode(data []byte, rev int64) (api.Object, error) {
 	obj := s.info.New()
-	if err := json.Unmarshal(data, obj); err != nil {
+	if err := api.Decode(data, obj); err != nil {
 		return nil, fmt.Errorf("decode %s: %w", s.info.GroupResource(), err)
 	}
 	s.setTypeMeta(obj)
@@ -135,7 +134,7 @@ func encode(obj api.Object) ([]byte, error) {
 	m := obj.GetObjectMeta()
 	rv := m.ResourceVersion
 	m.ResourceVersion = ""
-	data, err := json.Marshal(obj)
+	data, err := api.Encode(obj)
 	m.ResourceVersion = rv
 	return data, err
 }
