@@ -11,6 +11,8 @@ import (
 	"encoding/base64"
 	"encoding/pem"
 	"fmt"
+	"io"
+	"log"
 	"math/big"
 	"net/http"
 	"net/http/httptest"
@@ -210,9 +212,11 @@ func TestWriteKubeconfigRoundTrips(t *testing.T) {
 }
 
 func TestTLSTrustsOnlyTheConfiguredCA(t *testing.T) {
-	srv := httptest.NewTLSServer(http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
+	srv := httptest.NewUnstartedServer(http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
 		_, _ = w.Write([]byte(`{"gitVersion":"v1.37.0-kubeloop"}`))
 	}))
+	srv.Config.ErrorLog = log.New(io.Discard, "", 0) // the untrusted handshake is expected
+	srv.StartTLS()
 	defer srv.Close()
 	caPEM := pem.EncodeToMemory(&pem.Block{Type: "CERTIFICATE", Bytes: srv.Certificate().Raw})
 	ctx := context.Background()
@@ -245,6 +249,7 @@ func TestTLSPresentsClientCertificate(t *testing.T) {
 		_, _ = w.Write([]byte(`{"gitVersion":"` + r.TLS.PeerCertificates[0].Subject.CommonName + `"}`))
 	}))
 	srv.TLS = &tls.Config{ClientAuth: tls.RequireAndVerifyClientCert, ClientCAs: pool}
+	srv.Config.ErrorLog = log.New(io.Discard, "", 0) // the rejected handshake is expected
 	srv.StartTLS()
 	defer srv.Close()
 
