@@ -1,0 +1,5 @@
+//go:build !race
+
+package watchcache
+
+const raceEnabled = false
