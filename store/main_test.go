@@ -40,7 +40,7 @@ type fixture struct {
 }
 
 func newFixture(t testing.TB) *fixture {
-	ctx, cancel := context.WithTimeout(context.Background(), 60*time.Second)
+	ctx, cancel := context.WithTimeout(context.Background(), 5*time.Minute)
 	t.Cleanup(cancel)
 	info := configMapInfo(t)
 	ns := strings.ToLower(strings.NewReplacer("/", "-", "_", "-").Replace(t.Name()))

@@ -49,6 +49,13 @@ func (s *Store) Watch(ctx context.Context, prefix string, opts ListOptions) (api
 			getOpts = append(getOpts, clientv3.WithRev(rev))
 		}
 		resp, err := s.client.Get(ctx, prefix, getOpts...)
+		if isFutureRev(err) {
+			current, cerr := s.currentRev(ctx)
+			if cerr != nil {
+				return nil, cerr
+			}
+			return nil, api.NewTooLargeResourceVersion(uint64(rev), uint64(current), 1)
+		}
 		if err != nil {
 			return nil, s.watchError(err, prefix)
 		}
@@ -93,6 +100,7 @@ func (s *Store) watchError(err error, prefix string) error {
 	if isCompacted(err) {
 		return api.NewResourceExpired(watchExpiredMsg)
 	}
+
 	return fmt.Errorf("watch %s: %w", prefix, err)
 }
 
