@@ -482,3 +482,60 @@ func TestRealServerErrorsAreTyped(t *testing.T) {
 	_, err = client.For[*api.Pod](c).Namespace(ns+"-missing").Create(ctx(t), pod("p", nil), client.CreateOptions{})
 	assert.True(t, api.IsNotFound(err), "create in a missing namespace: %v", err)
 }
+
+func TestWatchListStreamsInitialEventsThenBookmark(t *testing.T) {
+	c, ns := startServer(t)
+	cms := client.For[*api.ConfigMap](c).Namespace(ns)
+	for i := 0; i < 3; i++ {
+		_, err := cms.Create(ctx(t), &api.ConfigMap{ObjectMeta: api.ObjectMeta{Name: "c" + strconv.Itoa(i)}}, client.CreateOptions{})
+		require.NoError(t, err)
+	}
+	yes := true
+	w, err := cms.Watch(ctx(t), client.ListOptions{
+		SendInitialEvents: &yes, ResourceVersionMatch: client.ResourceVersionMatchNotOlderThan, AllowWatchBookmarks: true,
+	})
+	require.NoError(t, err)
+	defer w.Stop()
+	names := map[string]bool{}
+	for {
+		ev := next(t, w)
+		if ev.Type == api.Bookmark {
+			bm, ok := ev.Object.(*api.ConfigMap)
+			require.True(t, ok, "a bookmark decodes as the watched kind, got %T", ev.Object)
+			if bm.Annotations[api.InitialEventsAnnotation] == "true" {
+				assert.NotEmpty(t, bm.ResourceVersion)
+				break
+			}
+			continue
+		}
+		require.Equal(t, api.Added, ev.Type)
+		names[ev.Object.GetObjectMeta().Name] = true
+	}
+	assert.Equal(t, map[string]bool{"c0": true, "c1": true, "c2": true}, names)
+
+	// sendInitialEvents on a plain LIST is rejected, and the client says so
+	// with the server's reason (the reflector falls back on it).
+	_, err = cms.Watch(ctx(t), client.ListOptions{SendInitialEvents: &yes})
+	assert.True(t, api.IsInvalid(err), "sendInitialEvents without NotOlderThan: %v", err)
+}
+
+func TestThrottledClientStopsAtTheBurst(t *testing.T) {
+	c, ns := startServer(t)
+	// A second client on the same server: a burst of 10, then one token
+	// every 1000 s. The eleventh request cannot get a token before its
+	// deadline; rate.Limiter says so at once, so nothing here is timed.
+	throttled, err := client.NewForConfig(&client.Config{Host: c.Host(), QPS: 0.001, Burst: 10})
+	require.NoError(t, err)
+	cms := client.For[*api.ConfigMap](throttled).Namespace(ns)
+	for i := 0; i < 10; i++ {
+		_, err := cms.Create(ctx(t), &api.ConfigMap{ObjectMeta: api.ObjectMeta{Name: "q" + strconv.Itoa(i)}}, client.CreateOptions{})
+		require.NoError(t, err)
+	}
+	_, err = cms.Create(ctx(t), &api.ConfigMap{ObjectMeta: api.ObjectMeta{Name: "q10"}}, client.CreateOptions{})
+	require.ErrorContains(t, err, "rate limiter")
+
+	// The unthrottled client sees exactly the ten that got through.
+	list, err := client.For[*api.ConfigMap](c).Namespace(ns).List(ctx(t), client.ListOptions{})
+	require.NoError(t, err)
+	assert.Len(t, list.Items, 10)
+}
