@@ -85,12 +85,15 @@ type request struct {
 	contentType string
 }
 
-// url joins the base URL, the path and the query.
+// url joins the base URL, the path and the query. The path is already
+// escaped (names go through url.PathEscape), so it is appended as text
+// rather than through url.URL.Path, which would escape it a second time.
 func (c *Client) url(r *request) string {
-	u := *c.base
-	u.Path += r.path
-	u.RawQuery = r.query.Encode()
-	return u.String()
+	s := c.base.String() + r.path
+	if q := r.query.Encode(); q != "" {
+		s += "?" + q
+	}
+	return s
 }
 
 // send throttles, then issues r. The caller owns the response body. ctx

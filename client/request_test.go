@@ -288,3 +288,22 @@ func (b *syncBuffer) String() string {
 	defer b.mu.Unlock()
 	return b.buf.String()
 }
+
+func TestNamesAreEscapedOnceOnTheWire(t *testing.T) {
+	var mu sync.Mutex
+	var got string
+	srv := httptest.NewServer(http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
+		mu.Lock()
+		got = r.RequestURI
+		mu.Unlock()
+		_, _ = io.WriteString(w, `{}`)
+	}))
+	defer srv.Close()
+	c, err := NewForConfig(&Config{Host: srv.URL + "/prefix/"})
+	require.NoError(t, err)
+	_, err = For[*api.ConfigMap](c).Namespace("ns").Get(context.Background(), "a b/c", GetOptions{ResourceVersion: "0"})
+	require.NoError(t, err)
+	mu.Lock()
+	defer mu.Unlock()
+	assert.Equal(t, "/prefix/api/v1/namespaces/ns/configmaps/a%20b%2Fc?resourceVersion=0", got)
+}
