@@ -29,7 +29,7 @@ func TestEveryWatcherSeesEtcdHistoryAfterItsStart(t *testing.T) {
 	const writers, watchers = 20, 200
 	changes := 10000
 	if raceEnabled {
-		changes = 3000
+		changes = 2000
 	}
 	info := testInfo(t, "configmaps")
 	c, s := startCacher(t, info, Options{EventBufferCapacity: 2 * changes, WatcherBufferSize: 2 * changes})

@@ -2,6 +2,8 @@ package watchcache
 
 import (
 	"context"
+	"log/slog"
+	"os"
 	"strconv"
 	"strings"
 	"testing"
@@ -47,6 +49,9 @@ func testInfo(t testing.TB, resource string) *api.ResourceInfo {
 func startCacher(t testing.TB, info *api.ResourceInfo, opts Options) (*Cacher, *store.Store) {
 	t.Helper()
 	s := store.New(etcd.Client(), info)
+	if opts.Logger == nil {
+		opts.Logger = slog.New(slog.NewTextHandler(os.Stderr, &slog.HandlerOptions{Level: slog.LevelWarn}))
+	}
 	c, err := New(context.Background(), s, info, opts)
 	require.NoError(t, err)
 	t.Cleanup(c.Stop)

@@ -83,10 +83,7 @@ func listOptionsInvalid(causes []api.StatusCause) error {
 	if len(causes) == 0 {
 		return nil
 	}
-	err := api.NewInvalid("meta.k8s.io", "ListOptions", "", causes)
-	// NewInvalid names the bare kind; Kubernetes qualifies it with the group.
-	err.ErrStatus.Message = "ListOptions.meta.k8s.io" + strings.TrimPrefix(err.ErrStatus.Message, "ListOptions")
-	return err
+	return api.NewInvalid("meta.k8s.io", "ListOptions", "", causes)
 }
 
 // parseResourceVersion reads "" and "0" as 0; anything else must be a
