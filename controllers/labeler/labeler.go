@@ -1,0 +1,200 @@
+package labeler
+
+import (
+	"context"
+	"fmt"
+	"log/slog"
+	"sync"
+	"time"
+
+	"kubeloop/api"
+	"kubeloop/client"
+	"kubeloop/informer"
+	"kubeloop/workqueue"
+)
+
+// The label every ConfigMap must carry.
+const (
+	LabelKey   = "managed-by"
+	LabelValue = "configmap-controller"
+)
+
+// controllerName names the workqueue (its metrics) and the log lines.
+const controllerName = "labeler"
+
+// Options configure the labeler.
+type Options struct {
+	// Namespaces limits the controller to these namespaces; empty means all.
+	// The shared informer still watches every namespace (other controllers
+	// use it too), so the filter is applied in the event handlers.
+	Namespaces []string
+	// MetricsProvider feeds the workqueue's metrics; nil records none.
+	MetricsProvider workqueue.MetricsProvider
+}
+
+// Controller keeps the managed-by label on ConfigMaps.
+type Controller struct {
+	client   *client.Client
+	cmLister informer.Lister[*api.ConfigMap]
+	// cmSynced is true once the informer has synced and our handler has seen
+	// every object of the initial list.
+	cmSynced func() bool
+	queue    workqueue.TypedRateLimitingInterface[string]
+	// namespaces is the set of namespaces we manage; nil means all.
+	namespaces map[string]bool
+	log        *slog.Logger
+
+	// syncHandler is a field, as in Kubernetes' controllers, so tests can
+	// observe each reconcile.
+	syncHandler func(ctx context.Context, key string) error
+}
+
+// NewController wires the ConfigMap informer to the workqueue. Start the
+// informer (through its factory) and then call Run.
+func NewController(c *client.Client, cmInformer informer.Typed[*api.ConfigMap], opts Options) *Controller {
+	ctrl := &Controller{
+		client:   c,
+		cmLister: cmInformer.Lister(),
+		queue: workqueue.NewTypedRateLimitingQueueWithConfig(
+			workqueue.DefaultTypedControllerRateLimiter[string](),
+			workqueue.TypedRateLimitingQueueConfig[string]{Name: controllerName, MetricsProvider: opts.MetricsProvider},
+		),
+		log: slog.Default().With("component", controllerName),
+	}
+	if len(opts.Namespaces) > 0 {
+		ctrl.namespaces = map[string]bool{}
+		for _, ns := range opts.Namespaces {
+			ctrl.namespaces[ns] = true
+		}
+	}
+	ctrl.syncHandler = ctrl.syncConfigMap
+
+	// Add and Update do the same thing: the reconcile does not care why it
+	// was called. There is no DeleteFunc: a deleted ConfigMap needs no label.
+	reg, err := cmInformer.AddEventHandler(informer.ResourceEventHandlerFuncs{
+		AddFunc:    func(obj any, _ bool) { ctrl.enqueue(obj) },
+		UpdateFunc: func(_, newObj any) { ctrl.enqueue(newObj) },
+	})
+	if err != nil {
+		// Only a stopped informer refuses handlers; Run would then wait
+		// forever, so fall back to the informer's own sync state.
+		ctrl.log.Error("add event handler", "err", err)
+		ctrl.cmSynced = cmInformer.HasSynced
+	} else {
+		ctrl.cmSynced = reg.HasSynced
+	}
+	return ctrl
+}
+
+// enqueue adds the key of a ConfigMap in one of our namespaces.
+func (c *Controller) enqueue(obj any) {
+	cm, ok := obj.(*api.ConfigMap)
+	if !ok {
+		return
+	}
+	if c.namespaces != nil && !c.namespaces[cm.Namespace] {
+		return
+	}
+	key, err := api.MetaNamespaceKeyFunc(cm)
+	if err != nil {
+		c.log.Error("key", "err", err)
+		return
+	}
+	c.log.Debug("enqueue", "key", key)
+	c.queue.Add(key)
+}
+
+// Run waits for the cache, starts workers and blocks until ctx ends; then
+// it shuts the queue down and waits for the workers to finish.
+func (c *Controller) Run(ctx context.Context, workers int) {
+	c.log.Info("starting", "workers", workers)
+	defer c.log.Info("stopped")
+	var wg sync.WaitGroup
+	defer wg.Wait()
+	defer c.queue.ShutDown()
+
+	if !informer.WaitForCacheSync(ctx, c.cmSynced) {
+		return
+	}
+	for range workers {
+		wg.Add(1)
+		go func() {
+			defer wg.Done()
+			c.runWorker(ctx)
+		}()
+	}
+	<-ctx.Done()
+}
+
+func (c *Controller) runWorker(ctx context.Context) {
+	for c.processNextWorkItem(ctx) {
+	}
+}
+
+// processNextWorkItem reconciles one key: Forget on success, AddRateLimited
+// on error, Done always.
+func (c *Controller) processNextWorkItem(ctx context.Context) bool {
+	key, shutdown := c.queue.Get()
+	if shutdown {
+		return false
+	}
+	defer c.queue.Done(key)
+
+	start := time.Now()
+	err := c.syncHandler(ctx, key)
+	if err == nil {
+		c.queue.Forget(key)
+		return true
+	}
+	switch {
+	case ctx.Err() != nil:
+		// Shutting down: the queue is about to stop; nothing to report.
+		return true
+	case api.IsConflict(err):
+		// Someone wrote the ConfigMap after our cache saw it; the informer
+		// will bring the newer version, and the retry reconciles that.
+		c.log.Info("conflict, retrying", "key", key)
+	default:
+		c.log.Error("reconcile failed", "key", key, "err", err, "duration", time.Since(start))
+	}
+	c.queue.AddRateLimited(key)
+	return true
+}
+
+// syncConfigMap is the reconcile: read the cached ConfigMap, and if its
+// label is not right, write a corrected copy back through the API.
+func (c *Controller) syncConfigMap(ctx context.Context, key string) error {
+	namespace, name, err := api.SplitMetaNamespaceKey(key)
+	if err != nil {
+		// A malformed key never gets better: drop it.
+		c.log.Error("invalid key", "key", key, "err", err)
+		return nil
+	}
+	cm, err := c.cmLister.Namespace(namespace).Get(name)
+	if api.IsNotFound(err) {
+		return nil // deleted since it was queued
+	}
+	if err != nil {
+		return err
+	}
+	if cm.Labels[LabelKey] == LabelValue {
+		return nil // the idempotent second pass ends here
+	}
+	// The cached object is shared with every other reader of the cache.
+	cm = cm.DeepCopy()
+	if cm.Labels == nil {
+		cm.Labels = map[string]string{}
+	}
+	cm.Labels[LabelKey] = LabelValue
+	// cm keeps the cached resourceVersion, so the update is a
+	// compare-and-swap: if the cache was stale it fails with Conflict.
+	_, err = client.For[*api.ConfigMap](c.client).Namespace(namespace).Update(ctx, cm, client.UpdateOptions{})
+	if api.IsNotFound(err) {
+		return nil
+	}
+	if err != nil {
+		return fmt.Errorf("label configmap %s: %w", key, err)
+	}
+	c.log.Info("labelled", "key", key)
+	return nil
+}
