@@ -1,0 +1,86 @@
+// Package docs holds kubeloop's prose. This test keeps it honest: every
+// citation of kubeloop code in docs/*.md, written `path/file.go:Name`,
+// must name a file that exists and a func, method or type declared in it.
+// Citations of Kubernetes (staging/..., pkg/..., cmd/kube-...) are not ours
+// and are not checked.
+package docs
+
+import (
+	"os"
+	"path/filepath"
+	"regexp"
+	"strings"
+	"testing"
+
+	"github.com/stretchr/testify/require"
+)
+
+var citation = regexp.MustCompile("`([a-z0-9_./-]+\\.go):([A-Za-z_][A-Za-z0-9_]*)`")
+
+// ours reports whether a cited path is kubeloop's: its first directory is one
+// of the repository's top-level directories (cmd/ only for our commands).
+func ours(path string) bool {
+	parts := strings.Split(path, "/")
+	if len(parts) < 2 || parts[0] == "docs" {
+		return false
+	}
+	if parts[0] == "cmd" {
+		_, err := os.Stat(filepath.Join("..", "cmd", parts[1]))
+		return err == nil
+	}
+	if parts[0] == "pkg" || parts[0] == "staging" {
+		return false
+	}
+	st, err := os.Stat(filepath.Join("..", parts[0]))
+	return err == nil && st.IsDir()
+}
+
+func declares(src, name string) bool {
+	decl := regexp.MustCompile(`(?m)^func (\([^)]*\) )?` + name + `\b|^type ` + name + `\b|^\s+` + name + `\s+(=|[A-Za-z*\[])`)
+	return decl.MatchString(src)
+}
+
+func TestDocsCiteCodeThatExists(t *testing.T) {
+	docs, err := filepath.Glob("*.md")
+	require.NoError(t, err)
+	require.NotEmpty(t, docs)
+	checked := 0
+	for _, doc := range docs {
+		text, err := os.ReadFile(doc)
+		require.NoError(t, err)
+		for _, m := range citation.FindAllStringSubmatch(string(text), -1) {
+			path, name := m[1], m[2]
+			if !ours(path) {
+				continue
+			}
+			checked++
+			src, err := os.ReadFile(filepath.Join("..", path))
+			if !assertNoErr(t, err, "%s cites %s, which does not exist", doc, path) {
+				continue
+			}
+			if !declares(string(src), name) {
+				t.Errorf("%s cites %s:%s, but %s declares no %s", doc, path, name, path, name)
+			}
+		}
+	}
+	require.Positive(t, checked, "the docs cite no kubeloop code at all")
+}
+
+func assertNoErr(t *testing.T, err error, format string, args ...any) bool {
+	t.Helper()
+	if err != nil {
+		t.Errorf(format, args...)
+		return false
+	}
+	return true
+}
+
+func TestCitationCheckerRejectsMissingNames(t *testing.T) {
+	src := "package x\n\nfunc (s *Store) Create() {}\ntype Thing struct{}\n"
+	require.True(t, declares(src, "Create"))
+	require.True(t, declares(src, "Thing"))
+	require.False(t, declares(src, "Delete"))
+	require.True(t, ours("store/store.go"))
+	require.False(t, ours("staging/src/k8s.io/client-go/tools/cache/reflector.go"))
+	require.False(t, ours("cmd/kube-controller-manager/app/controllermanager.go"))
+}
