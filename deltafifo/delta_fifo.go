@@ -198,12 +198,13 @@ func (f *DeltaFIFO) Pop(process PopProcessFunc) (any, error) {
 	if f.initialPopulationCount > 0 {
 		f.initialPopulationCount--
 	}
-	deltas := f.items[key]
+	// Box the Deltas once: each conversion to any would allocate.
+	var item any = f.items[key]
 	delete(f.items, key)
 	if process == nil {
-		return deltas, nil
+		return item, nil
 	}
-	return deltas, process(deltas, isInInitialList)
+	return item, process(item, isInInitialList)
 }
 
 // compactLocked reclaims popped space at the front of queue: all of it when
