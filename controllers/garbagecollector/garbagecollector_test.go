@@ -1,0 +1,257 @@
+package garbagecollector
+
+import (
+	"context"
+	"fmt"
+	"log/slog"
+	"os"
+	"strings"
+	"testing"
+	"time"
+
+	"github.com/google/uuid"
+	"github.com/stretchr/testify/require"
+
+	"kubeloop/api"
+	"kubeloop/client"
+	"kubeloop/cluster"
+	"kubeloop/informer"
+)
+
+// testCluster runs the garbage collector as its only component; the tests
+// play the part of the ReplicaSet controller by creating pods with owner
+// references themselves.
+var testCluster *cluster.Cluster
+
+func TestMain(m *testing.M) {
+	os.Setenv("KUBELOOP_CACHE_MUTATION_DETECTOR", "true")
+	quiet := slog.New(slog.NewTextHandler(os.Stderr, &slog.HandlerOptions{Level: slog.LevelWarn}))
+	ctx, cancel := context.WithTimeout(context.Background(), 60*time.Second)
+	c, err := cluster.Start(ctx, cluster.Options{
+		Logger:     quiet,
+		Components: cluster.Components{Extra: []cluster.Component{{Name: "garbage-collector", Run: runGC}}},
+	})
+	cancel()
+	if err != nil {
+		fmt.Fprintln(os.Stderr, "start cluster:", err)
+		os.Exit(1)
+	}
+	testCluster = c
+	code := m.Run()
+	c.Stop()
+	os.Exit(code)
+}
+
+// runGC is how a controller manager would run the collector.
+func runGC(ctx context.Context, c *cluster.Cluster) error {
+	cli, err := c.NewClient("garbage-collector")
+	if err != nil {
+		return err
+	}
+	factory := informer.NewClientInformerFactory(cli, 0, nil)
+	gc := NewController(cli, factory, Options{})
+	factory.Start(ctx)
+	gc.Run(ctx, 5)
+	factory.Shutdown()
+	return nil
+}
+
+const (
+	wait     = 30 * time.Second
+	poll     = 20 * time.Millisecond
+	numPods  = 10
+	holdName = "kubeloop.test/hold"
+)
+
+func bg() context.Context { return context.Background() }
+
+func newNamespace(t *testing.T) string {
+	t.Helper()
+	name := strings.ToLower(t.Name())
+	if len(name) > 60 {
+		name = name[:60]
+	}
+	_, err := client.For[*api.Namespace](testCluster.Client).Create(bg(),
+		&api.Namespace{ObjectMeta: api.ObjectMeta{Name: name}}, client.CreateOptions{})
+	require.NoError(t, err)
+	return name
+}
+
+func replicaSets(ns string) *client.Resource[*api.ReplicaSet] {
+	return client.For[*api.ReplicaSet](testCluster.Client).Namespace(ns)
+}
+
+func pods(ns string) *client.Resource[*api.Pod] {
+	return client.For[*api.Pod](testCluster.Client).Namespace(ns)
+}
+
+func createReplicaSet(t *testing.T, ns, name string) *api.ReplicaSet {
+	t.Helper()
+	replicas := int32(numPods)
+	labels := map[string]string{"app": name}
+	rs, err := replicaSets(ns).Create(bg(), &api.ReplicaSet{
+		ObjectMeta: api.ObjectMeta{Name: name},
+		Spec: api.ReplicaSetSpec{
+			Replicas: &replicas,
+			Selector: &api.LabelSelector{MatchLabels: labels},
+			Template: api.PodTemplateSpec{
+				ObjectMeta: api.ObjectMeta{Labels: labels},
+				Spec:       api.PodSpec{Containers: []api.Container{{Name: "c", Image: "nginx"}}},
+			},
+		},
+	}, client.CreateOptions{})
+	require.NoError(t, err)
+	require.NotEmpty(t, rs.UID, "the owner references need the server-assigned UID")
+	return rs
+}
+
+// controllerRef is the reference a ReplicaSet controller puts on its pods.
+func controllerRef(rs *api.ReplicaSet, controller bool) api.OwnerReference {
+	yes := true
+	return api.OwnerReference{
+		APIVersion: "apps/v1", Kind: "ReplicaSet", Name: rs.Name, UID: rs.UID,
+		Controller: &controller, BlockOwnerDeletion: &yes,
+	}
+}
+
+func createPod(t *testing.T, ns, name string, finalizers []string, owners ...api.OwnerReference) *api.Pod {
+	t.Helper()
+	p, err := pods(ns).Create(bg(), &api.Pod{
+		ObjectMeta: api.ObjectMeta{Name: name, OwnerReferences: owners, Finalizers: finalizers},
+		Spec:       api.PodSpec{Containers: []api.Container{{Name: "c", Image: "nginx"}}},
+	}, client.CreateOptions{})
+	require.NoError(t, err)
+	return p
+}
+
+// createOwnedPods creates numPods pods controlled by rs; the first one
+// carries the given finalizers.
+func createOwnedPods(t *testing.T, rs *api.ReplicaSet, firstFinalizers []string) {
+	t.Helper()
+	for i := range numPods {
+		var fin []string
+		if i == 0 {
+			fin = firstFinalizers
+		}
+		createPod(t, rs.Namespace, fmt.Sprintf("%s-%d", rs.Name, i), fin, controllerRef(rs, true))
+	}
+}
+
+func listPods(t *testing.T, ns string) []*api.Pod {
+	t.Helper()
+	list, err := pods(ns).List(bg(), client.ListOptions{})
+	require.NoError(t, err)
+	return list.Items
+}
+
+func deleteWith(t *testing.T, ns, name string, policy api.DeletionPropagation) {
+	t.Helper()
+	require.NoError(t, replicaSets(ns).Delete(bg(), name, api.DeleteOptions{PropagationPolicy: &policy}))
+}
+
+func eventuallyGone[T api.Object](t *testing.T, r *client.Resource[T], name string) {
+	t.Helper()
+	require.Eventually(t, func() bool {
+		_, err := r.Get(bg(), name, client.GetOptions{})
+		return api.IsNotFound(err)
+	}, wait, poll, "%s was never removed", name)
+}
+
+func TestBackgroundDeletionDeletesDependents(t *testing.T) {
+	ns := newNamespace(t)
+	rs := createReplicaSet(t, ns, "web")
+	createOwnedPods(t, rs, nil)
+
+	deleteWith(t, ns, "web", api.DeletePropagationBackground)
+	_, err := replicaSets(ns).Get(bg(), "web", client.GetOptions{})
+	require.True(t, api.IsNotFound(err), "a background delete removes the owner at once: %v", err)
+
+	require.Eventually(t, func() bool { return len(listPods(t, ns)) == 0 }, wait, poll,
+		"the pods of a deleted ReplicaSet were not collected")
+}
+
+func TestForegroundDeletionWaitsForBlockingDependents(t *testing.T) {
+	ns := newNamespace(t)
+	rs := createReplicaSet(t, ns, "web")
+	// A finalizer of the test holds one pod back, so the owner has a
+	// blocking dependent for as long as the test wants.
+	createOwnedPods(t, rs, []string{holdName})
+
+	deleteWith(t, ns, "web", api.DeletePropagationForeground)
+	got, err := replicaSets(ns).Get(bg(), "web", client.GetOptions{})
+	require.NoError(t, err, "a foreground delete keeps the owner")
+	require.NotNil(t, got.DeletionTimestamp)
+	require.Contains(t, got.Finalizers, api.FinalizerDeleteDependents)
+
+	held := rs.Name + "-0"
+	require.Eventually(t, func() bool {
+		ps := listPods(t, ns)
+		return len(ps) == 1 && ps[0].Name == held && ps[0].DeletionTimestamp != nil
+	}, wait, poll, "the collector should delete every pod; only the held one may remain, terminating")
+
+	got, err = replicaSets(ns).Get(bg(), "web", client.GetOptions{})
+	require.NoError(t, err, "the owner waits while a blocking dependent remains")
+	require.Contains(t, got.Finalizers, api.FinalizerDeleteDependents)
+
+	_, err = pods(ns).Patch(bg(), held, client.MergePatchType, []byte(`{"metadata":{"finalizers":null}}`), client.PatchOptions{})
+	require.NoError(t, err)
+	eventuallyGone(t, pods(ns), held)
+	eventuallyGone(t, replicaSets(ns), "web")
+}
+
+func TestOrphanDeletionKeepsDependentsWithoutOwnerReference(t *testing.T) {
+	ns := newNamespace(t)
+	rs := createReplicaSet(t, ns, "web")
+	createOwnedPods(t, rs, nil)
+
+	deleteWith(t, ns, "web", api.DeletePropagationOrphan)
+	// The collector removes the orphan finalizer only after every pod has
+	// lost its reference, so once the owner is gone the pods are orphans.
+	eventuallyGone(t, replicaSets(ns), "web")
+
+	ps := listPods(t, ns)
+	require.Len(t, ps, numPods, "orphaned pods are kept")
+	for _, p := range ps {
+		require.Empty(t, p.OwnerReferences, "pod %s still points at its deleted owner", p.Name)
+		require.Nil(t, p.DeletionTimestamp)
+	}
+}
+
+func TestDependentOfOwnerThatNeverExistedIsDeleted(t *testing.T) {
+	ns := newNamespace(t)
+	ghost := &api.ReplicaSet{ObjectMeta: api.ObjectMeta{Name: "ghost", Namespace: ns, UID: uuid.NewString()}}
+	createPod(t, ns, "orphan", nil, controllerRef(ghost, true))
+	eventuallyGone(t, pods(ns), "orphan")
+}
+
+func TestDependentOfSameNamedOwnerWithOtherUIDIsDeleted(t *testing.T) {
+	ns := newNamespace(t)
+	real := createReplicaSet(t, ns, "web")
+	stale := *real
+	stale.UID = uuid.NewString() // an earlier "web", long gone
+	createPod(t, ns, "stale", nil, controllerRef(&stale, true))
+	createPod(t, ns, "live", nil, controllerRef(real, true))
+
+	eventuallyGone(t, pods(ns), "stale")
+	p, err := pods(ns).Get(bg(), "live", client.GetOptions{})
+	require.NoError(t, err, "a pod of the live owner is kept")
+	require.Len(t, p.OwnerReferences, 1)
+}
+
+func TestOnlyDanglingReferenceIsRemovedWhenAnotherOwnerRemains(t *testing.T) {
+	ns := newNamespace(t)
+	keep := createReplicaSet(t, ns, "keep")
+	gone := createReplicaSet(t, ns, "gone")
+	createPod(t, ns, "shared", nil, controllerRef(keep, true), controllerRef(gone, false))
+
+	deleteWith(t, ns, "gone", api.DeletePropagationBackground)
+	var p *api.Pod
+	var err error
+	require.Eventually(t, func() bool {
+		p, err = pods(ns).Get(bg(), "shared", client.GetOptions{})
+		return err != nil || len(p.OwnerReferences) == 1
+	}, wait, poll, "the dangling reference was not removed")
+	require.NoError(t, err, "a pod with a live owner must not be deleted")
+	require.Equal(t, keep.UID, p.OwnerReferences[0].UID, "the live owner's reference stays")
+	require.Nil(t, p.DeletionTimestamp)
+}
