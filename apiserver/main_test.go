@@ -127,3 +127,5 @@ func cmJSON(name string, data map[string]string) string {
 }
 
 func bytesReader(b []byte) io.Reader { return bytes.NewReader(b) }
+
+func storeGetLatest() store.GetOptions { return store.GetOptions{} }
