@@ -5,7 +5,9 @@ import (
 	"fmt"
 	"strconv"
 	"sync"
+	"sync/atomic"
 	"testing"
+	"time"
 
 	"github.com/stretchr/testify/assert"
 	"github.com/stretchr/testify/require"
@@ -24,6 +26,7 @@ func TestPagedListReturnsEachObjectOnceWhileOthersCreate(t *testing.T) {
 	// Writers keep adding objects while we page; none of them may appear,
 	// because every page reads at the first page's revision.
 	stop := make(chan struct{})
+	var created atomic.Int64
 	var wg sync.WaitGroup
 	for w := range 2 {
 		wg.Go(func() {
@@ -37,6 +40,7 @@ func TestPagedListReturnsEachObjectOnceWhileOthersCreate(t *testing.T) {
 				if !assert.NoError(t, err) {
 					return
 				}
+				created.Add(1)
 			}
 		})
 	}
@@ -62,15 +66,31 @@ func TestPagedListReturnsEachObjectOnceWhileOthersCreate(t *testing.T) {
 		}
 		require.NotNil(t, res.RemainingItemCount)
 		token = res.Continue
+		// Let at least one more object land between this page and the next.
+		n := created.Load()
+		require.Eventually(t, func() bool { return created.Load() > n }, 20*time.Second, time.Millisecond)
 	}
 	close(stop)
 	wg.Wait()
 
-	require.Len(t, seen, initial, "got %v", seen)
+	// The pages together are exactly the snapshot at the first page's
+	// revision: every object once, including any writer's object that
+	// landed before that revision, and none after it.
+	snapshot, err := f.store.List(f.ctx, f.prefix(), store.ListOptions{
+		ResourceVersion: strconv.FormatUint(firstRV, 10), ResourceVersionMatch: store.ResourceVersionMatchExact})
+	require.NoError(t, err)
+	want := map[string]int{}
+	for _, n := range names(snapshot.Items) {
+		want[n] = 1
+	}
+	assert.Equal(t, want, seen)
 	for i := range initial {
 		assert.Equal(t, 1, seen[fmt.Sprintf("obj-%02d", i)])
 	}
-	assert.Equal(t, 7, pages)
+	assert.Equal(t, (len(want)+3)/4, pages)
+	latest, err := f.store.List(f.ctx, f.prefix(), store.ListOptions{})
+	require.NoError(t, err)
+	assert.Greater(t, len(latest.Items), len(want), "objects created during the paging are not in it")
 }
 
 func TestListRemainingItemCountWithoutSelector(t *testing.T) {
