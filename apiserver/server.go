@@ -230,7 +230,14 @@ func (g namespaceGetter) GetNamespace(ctx context.Context, name string) (*api.Na
 	if !ok {
 		return nil, errors.New("namespaces are not registered")
 	}
-	obj, err := g.s.storageFor(info).Get(ctx, info.Key("", name), store.GetOptions{})
+	// Read from the watch cache first ("0": any freshness), as Kubernetes'
+	// NamespaceLifecycle reads its informer; a namespace created a moment
+	// ago may not be there yet, so a miss is checked against etcd.
+	st := g.s.storageFor(info)
+	obj, err := st.Get(ctx, info.Key("", name), store.GetOptions{ResourceVersion: "0"})
+	if api.IsNotFound(err) {
+		obj, err = st.Get(ctx, info.Key("", name), store.GetOptions{})
+	}
 	if err != nil {
 		return nil, err
 	}

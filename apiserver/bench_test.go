@@ -1,0 +1,165 @@
+package apiserver
+
+import (
+	"bytes"
+	"context"
+	"encoding/json"
+	"fmt"
+	"io"
+	"net/http"
+	"slices"
+	"sync"
+	"sync/atomic"
+	"testing"
+	"time"
+
+	clientv3 "go.etcd.io/etcd/client/v3"
+
+	"kubeloop/api"
+)
+
+// BenchmarkCreateConfigMaps creates ConfigMaps at concurrency 64 through the
+// apiserver over HTTP (kubeloop) and as raw etcd create transactions on the
+// same etcd (etcd), and reports the rate and the p50/p99 latency of create,
+// get and list. The target is kubeloop ≥ 0.6× etcd.
+func BenchmarkCreateConfigMaps(b *testing.B) {
+	const concurrency = 64
+	b.Run(fmt.Sprintf("c=%d/kubeloop", concurrency), func(b *testing.B) {
+		benchKubeloop(b, concurrency)
+	})
+	b.Run(fmt.Sprintf("c=%d/etcd", concurrency), func(b *testing.B) {
+		benchEtcd(b, concurrency)
+	})
+}
+
+var benchSeq atomic.Int64
+
+func benchKubeloop(b *testing.B, concurrency int) {
+	client := &http.Client{Transport: &http.Transport{MaxIdleConns: 256, MaxIdleConnsPerHost: 256}}
+	ns := fmt.Sprintf("bench-%d", benchSeq.Add(1))
+	post := func(path, body string) (int, error) {
+		resp, err := client.Post(baseURL+path, "application/json", bytes.NewBufferString(body))
+		if err != nil {
+			return 0, err
+		}
+		_, _ = io.Copy(io.Discard, resp.Body)
+		resp.Body.Close()
+		return resp.StatusCode, nil
+	}
+	if code, err := post("/api/v1/namespaces", `{"metadata":{"name":"`+ns+`"}}`); err != nil || code != http.StatusCreated {
+		b.Fatalf("create namespace: %d %v", code, err)
+	}
+	path := "/api/v1/namespaces/" + ns + "/configmaps"
+	getter := func(url string) error {
+		resp, err := client.Get(baseURL + url)
+		if err != nil {
+			return err
+		}
+		_, _ = io.Copy(io.Discard, resp.Body)
+		resp.Body.Close()
+		if resp.StatusCode != http.StatusOK {
+			return fmt.Errorf("GET %s: %d", url, resp.StatusCode)
+		}
+		return nil
+	}
+	runBench(b, concurrency,
+		func(i int) error {
+			code, err := post(path, cmJSON(fmt.Sprintf("cm-%d", i), map[string]string{"k": "v"}))
+			if err == nil && code != http.StatusCreated {
+				err = fmt.Errorf("create: %d", code)
+			}
+			return err
+		},
+		func(i int) error { return getter(fmt.Sprintf("%s/cm-%d", path, i)) },
+		func() error { return getter(path + "?limit=500") },
+	)
+}
+
+func benchEtcd(b *testing.B, concurrency int) {
+	cli := etcd.Client()
+	prefix := fmt.Sprintf("/bench-raw/%d/", benchSeq.Add(1))
+	ctx := context.Background()
+	runBench(b, concurrency,
+		func(i int) error {
+			key := fmt.Sprintf("%scm-%d", prefix, i)
+			cm := &api.ConfigMap{TypeMeta: api.TypeMeta{APIVersion: "v1", Kind: "ConfigMap"},
+				ObjectMeta: api.ObjectMeta{Name: key, Namespace: "bench", UID: "u", CreationTimestamp: api.Now()},
+				Data:       map[string]string{"k": "v"}}
+			data, err := json.Marshal(cm)
+			if err != nil {
+				return err
+			}
+			resp, err := cli.Txn(ctx).If(clientv3.Compare(clientv3.ModRevision(key), "=", 0)).
+				Then(clientv3.OpPut(key, string(data))).Commit()
+			if err == nil && !resp.Succeeded {
+				err = fmt.Errorf("%s exists", key)
+			}
+			return err
+		},
+		func(i int) error {
+			_, err := cli.Get(ctx, fmt.Sprintf("%scm-%d", prefix, i))
+			return err
+		},
+		func() error {
+			_, err := cli.Get(ctx, prefix, clientv3.WithPrefix(), clientv3.WithLimit(500))
+			return err
+		},
+	)
+}
+
+// runBench times b.N creates spread over concurrency workers, then samples
+// get and list latencies outside the timer.
+func runBench(b *testing.B, concurrency int, create, getOne func(i int) error, list func() error) {
+	b.ResetTimer()
+	createLat := runConcurrent(b, concurrency, b.N, create)
+	b.StopTimer()
+	elapsed := b.Elapsed()
+	samples := min(b.N, 1000)
+	getLat := runConcurrent(b, concurrency, samples, getOne)
+	listLat := runConcurrent(b, 4, min(b.N, 50), func(int) error { return list() })
+	b.ReportMetric(float64(b.N)/elapsed.Seconds(), "objects/s")
+	report := func(name string, lat []time.Duration) {
+		if len(lat) == 0 {
+			return
+		}
+		slices.Sort(lat)
+		b.ReportMetric(float64(lat[len(lat)/2].Microseconds())/1000, name+"-p50-ms")
+		b.ReportMetric(float64(lat[len(lat)*99/100].Microseconds())/1000, name+"-p99-ms")
+	}
+	report("create", createLat)
+	report("get", getLat)
+	report("list", listLat)
+}
+
+func runConcurrent(b *testing.B, concurrency, n int, op func(i int) error) []time.Duration {
+	var (
+		next atomic.Int64
+		mu   sync.Mutex
+		all  []time.Duration
+		wg   sync.WaitGroup
+	)
+	for range concurrency {
+		wg.Add(1)
+		go func() {
+			defer wg.Done()
+			var mine []time.Duration
+			for {
+				i := int(next.Add(1)) - 1
+				if i >= n {
+					break
+				}
+				start := time.Now()
+				if err := op(i); err != nil {
+					b.Error(err)
+					return
+				}
+				mine = append(mine, time.Since(start))
+			}
+			mu.Lock()
+			all = append(all, mine...)
+			mu.Unlock()
+		}()
+	}
+	wg.Wait()
+	return all
+}
