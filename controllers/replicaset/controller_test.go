@@ -12,8 +12,7 @@ import (
 )
 
 func TestScaleUpAndDownConvergesExactly(t *testing.T) {
-	const ns = "rs-scale"
-	cl := newNamespace(t, ns)
+	ns, cl := newNamespace(t, "rs-scale")
 	tracker := trackPods(t, cl, ns)
 	rs := createRS(t, cl, newReplicaSet(ns, "web", "web", 0))
 	requireConverged(t, cl, ns, "web", "app=web", 0)
@@ -43,8 +42,7 @@ func TestScaleUpAndDownConvergesExactly(t *testing.T) {
 }
 
 func TestDeletedPodsAreRecreated(t *testing.T) {
-	const ns = "rs-recreate"
-	cl := newNamespace(t, ns)
+	ns, cl := newNamespace(t, "rs-recreate")
 	createRS(t, cl, newReplicaSet(ns, "web", "web", 3))
 	requireConverged(t, cl, ns, "web", "app=web", 3)
 
@@ -70,8 +68,7 @@ func TestDeletedPodsAreRecreated(t *testing.T) {
 }
 
 func TestMatchingOrphanIsAdopted(t *testing.T) {
-	const ns = "rs-adopt"
-	cl := newNamespace(t, ns)
+	ns, cl := newNamespace(t, "rs-adopt")
 	orphan := &api.Pod{
 		ObjectMeta: api.ObjectMeta{Name: "stray", Namespace: ns, Labels: map[string]string{"app": "web", "tier": "web"}},
 		Spec:       api.PodSpec{Containers: []api.Container{{Name: "web", Image: "nginx"}}},
@@ -93,8 +90,7 @@ func TestMatchingOrphanIsAdopted(t *testing.T) {
 }
 
 func TestRelabeledPodIsReleasedAndReplaced(t *testing.T) {
-	const ns = "rs-release"
-	cl := newNamespace(t, ns)
+	ns, cl := newNamespace(t, "rs-release")
 	createRS(t, cl, newReplicaSet(ns, "web", "web", 3))
 	requireConverged(t, cl, ns, "web", "app=web", 3)
 
@@ -115,8 +111,7 @@ func TestRelabeledPodIsReleasedAndReplaced(t *testing.T) {
 }
 
 func TestEventsReportCreatesAndDeletes(t *testing.T) {
-	const ns = "rs-events"
-	cl := newNamespace(t, ns)
+	ns, cl := newNamespace(t, "rs-events")
 	createRS(t, cl, newReplicaSet(ns, "web", "web", 1))
 	requireConverged(t, cl, ns, "web", "app=web", 1)
 	pod := listPods(t, cl, ns, "app=web")[0].Name
@@ -142,9 +137,8 @@ func TestEventsReportCreatesAndDeletes(t *testing.T) {
 }
 
 func TestStatusCountsReadyAndAvailablePods(t *testing.T) {
-	const ns = "rs-status"
 	const minReady = 3
-	cl := newNamespace(t, ns)
+	ns, cl := newNamespace(t, "rs-status")
 	rs := newReplicaSet(ns, "web", "web", 3)
 	rs.Spec.MinReadySeconds = minReady
 	createRS(t, cl, rs)

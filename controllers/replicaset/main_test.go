@@ -8,6 +8,8 @@ import (
 	"testing"
 	"time"
 
+	"github.com/google/uuid"
+
 	"kubeloop/api"
 	"kubeloop/client"
 	"kubeloop/client/record"
@@ -15,12 +17,10 @@ import (
 	"kubeloop/informer"
 )
 
-// Namespaces whose ReplicaSets the shared controller leaves alone, because
-// their test runs a controller of its own (delayed watch, counted writes).
-const (
-	stormNamespace  = "rs-storm"
-	writesNamespace = "rs-status-writes"
-)
+// isolatedLabel marks ReplicaSets and pods the shared controller leaves
+// alone, because their test runs a controller of its own (delayed watch,
+// counted writes).
+const isolatedLabel = "kubeloop.test/isolated"
 
 // testCluster is one apiserver + etcd for the package, with the production
 // wiring of the controller as its only component. Tests isolate themselves
@@ -58,7 +58,7 @@ func runSharedController(ctx context.Context, c *cluster.Cluster) error {
 		return err
 	}
 	factory := informer.NewClientInformerFactory(cl, 0, func(o *api.ListOptions) {
-		o.FieldSelector = "metadata.namespace!=" + stormNamespace + ",metadata.namespace!=" + writesNamespace
+		o.LabelSelector = "!" + isolatedLabel
 	})
 	rec := record.NewRecorder(cl, ControllerName, "")
 	rsc := NewController(cl, informer.For[*api.ReplicaSet](factory), informer.For[*api.Pod](factory), rec, Options{})
@@ -71,15 +71,18 @@ func runSharedController(ctx context.Context, c *cluster.Cluster) error {
 	return nil
 }
 
-// newNamespaceClient returns a client of the shared cluster and creates ns.
-func newNamespace(t *testing.T, ns string) *client.Client {
+// newNamespace creates a namespace named after base, unique so that
+// -count=N reruns on the same cluster do not collide, and returns it with a
+// client of the shared cluster.
+func newNamespace(t *testing.T, base string) (string, *client.Client) {
 	t.Helper()
 	cl := testCluster.Client
+	ns := base + "-" + uuid.NewString()[:8]
 	_, err := client.For[*api.Namespace](cl).Create(testCtx(t), &api.Namespace{ObjectMeta: api.ObjectMeta{Name: ns}}, client.CreateOptions{})
 	if err != nil {
 		t.Fatalf("create namespace %s: %v", ns, err)
 	}
-	return cl
+	return ns, cl
 }
 
 // testCtx is cancelled when the test ends.
