@@ -138,11 +138,12 @@ func (q *Typed[T]) Get() (item T, shutdown bool) {
 func (q *Typed[T]) Done(item T) {
 	q.mu.Lock()
 	defer q.mu.Unlock()
-	if _, ok := q.processing[item]; !ok {
+	before := len(q.processing)
+	delete(q.processing, item) // one map operation serves as lookup and removal
+	if len(q.processing) == before {
 		return
 	}
 	q.metrics.done(item)
-	delete(q.processing, item)
 	if _, ok := q.dirty[item]; ok {
 		q.queue.push(item)
 		q.cond.Signal()
