@@ -124,6 +124,11 @@ func (s *Server) serveAPI(w http.ResponseWriter, r *http.Request) {
 		}
 		s.metrics.observe(ri.Verb, info.Resource, ri.Subresource, code, time.Since(start))
 	}()
+	if r.URL.Query().Has("dryRun") && ri.Verb != "get" && ri.Verb != "list" && ri.Verb != "watch" {
+		// Better to refuse than to write what the client asked only to try.
+		writeStatus(w, api.NewBadRequest("dryRun is not supported by kubeloop"))
+		return
+	}
 	sc := &scope{ri: ri, info: info, storage: s.storageFor(info)}
 	s.serveResource(w, r, sc)
 }
@@ -185,7 +190,7 @@ func (s *Server) serveMain(w http.ResponseWriter, r *http.Request, sc *scope) {
 	case "watch":
 		s.watch(w, r, sc)
 	case "create":
-		if ri.Name != "" {
+		if ri.Name != "" || (sc.info.Namespaced && ri.Namespace == "") {
 			writeStatus(w, api.NewMethodNotSupported(sc.info.GroupResource(), "POST"))
 			return
 		}
