@@ -45,7 +45,7 @@ func processCPU() time.Duration {
 func startCPU() cpuMeter { return cpuMeter{processCPU()} }
 
 func (m cpuMeter) report(b *testing.B, ops int) {
-	b.ReportMetric(float64((processCPU() - m.start).Nanoseconds())/float64(ops), "cpu-ns/op")
+	b.ReportMetric(float64((processCPU()-m.start).Nanoseconds())/float64(ops), "cpu-ns/op")
 }
 
 // BenchmarkQueueAddGetDone: `workers` producers add b.N keys in total while
