@@ -98,3 +98,20 @@ func TestCreateInvalidNameIsInvalid(t *testing.T) {
 	assert.Equal(t, "Invalid", obj["reason"])
 	assert.Equal(t, "metadata.name", get(obj, "details", "causes").([]any)[0].(map[string]any)["field"])
 }
+
+func TestCreateInInvalidNamespaceNameIsInvalid(t *testing.T) {
+	resp := do(t, "POST", "/api/v1/namespaces", "", `{"metadata":{"name":"Bad_NS"}}`)
+	require.Equal(t, http.StatusUnprocessableEntity, resp.Code, resp.Body)
+	assert.Equal(t, "Invalid", resp.obj(t)["reason"])
+}
+
+func TestListRightAfterWriteSeesIt(t *testing.T) {
+	ns := newNamespace(t)
+	path := "/api/v1/namespaces/" + ns + "/configmaps"
+	for i := range 5 {
+		name := "cm" + string(rune('a'+i))
+		require.Equal(t, http.StatusCreated, do(t, "POST", path, "", cmJSON(name, nil)).Code)
+		list := do(t, "GET", path, "", "").obj(t)
+		assert.Len(t, list["items"], i+1)
+	}
+}
