@@ -204,3 +204,28 @@ func TestWatchEndsWhenContextIsCancelled(t *testing.T) {
 	}
 	w.Stop()
 }
+
+func TestRequestWatchProgressSendsBookmarkAtCurrentRevision(t *testing.T) {
+	f := newFixture(t)
+	w, err := f.store.Watch(f.ctx, f.prefix(), store.ListOptions{ResourceVersion: strconv.FormatInt(f.currentRV(), 10), AllowWatchBookmarks: true})
+	require.NoError(t, err)
+	defer w.Stop()
+
+	// A write outside the watched prefix moves etcd's revision without an
+	// event on this watch: only a progress notification can tell the
+	// watcher it is current.
+	_, err = f.client().Put(f.ctx, "/elsewhere/"+f.ns, "x")
+	require.NoError(t, err)
+	target := f.currentRV()
+
+	require.Eventually(t, func() bool {
+		require.NoError(t, f.store.RequestWatchProgress(f.ctx))
+		select {
+		case ev := <-w.ResultChan():
+			require.Equal(t, api.Bookmark, ev.Type)
+			return rvOf(t, ev.Object) >= target
+		case <-time.After(200 * time.Millisecond):
+			return false
+		}
+	}, 20*time.Second, time.Millisecond)
+}

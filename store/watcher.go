@@ -76,11 +76,12 @@ func (s *Store) Watch(ctx context.Context, prefix string, opts ListOptions) (api
 
 	wctx, cancel := context.WithCancel(ctx)
 	w := &watcher{
-		store:  s,
-		pred:   opts.Predicate,
-		cancel: cancel,
-		result: make(chan api.WatchEvent, watchBufferSize),
-		done:   make(chan struct{}),
+		store:     s,
+		bookmarks: opts.AllowWatchBookmarks,
+		pred:      opts.Predicate,
+		cancel:    cancel,
+		result:    make(chan api.WatchEvent, watchBufferSize),
+		done:      make(chan struct{}),
 	}
 	// WithRequireLeader makes a partitioned member end the watch instead of
 	// silently going quiet; WithPrevKV gives DELETED its last state.
@@ -108,11 +109,13 @@ func (s *Store) watchError(err error, prefix string) error {
 // events on result. result is closed (and done after it) when that
 // goroutine ends, whether by Stop, by the context, or by an error.
 type watcher struct {
-	store  *Store
-	pred   SelectionPredicate
-	cancel context.CancelFunc
-	result chan api.WatchEvent
-	done   chan struct{}
+	store *Store
+	// bookmarks: turn etcd progress notifications into BOOKMARK events.
+	bookmarks bool
+	pred      SelectionPredicate
+	cancel    context.CancelFunc
+	result    chan api.WatchEvent
+	done      chan struct{}
 }
 
 func (w *watcher) ResultChan() <-chan api.WatchEvent { return w.result }
@@ -170,6 +173,15 @@ func (w *watcher) run(ctx context.Context, initialKvs []*mvccpb.KeyValue, rev in
 			}
 			return
 		}
+		if resp.IsProgressNotify() {
+			// etcd promises every change up to this revision was sent:
+			// a bookmark lets the watch cache prove it is current even
+			// when nothing under this prefix changes.
+			if w.bookmarks && !w.send(ctx, w.bookmark(resp.Header.Revision)) {
+				return
+			}
+			continue
+		}
 		for _, ev := range resp.Events {
 			event, ok, err := w.transform(ev)
 			if err != nil {
@@ -181,6 +193,24 @@ func (w *watcher) run(ctx context.Context, initialKvs []*mvccpb.KeyValue, rev in
 			}
 		}
 	}
+}
+
+func (w *watcher) bookmark(rev int64) api.WatchEvent {
+	obj := w.store.info.New()
+	w.store.setTypeMeta(obj)
+	setRV(obj, rev)
+	return api.WatchEvent{Type: api.Bookmark, Object: obj}
+}
+
+// RequestWatchProgress asks etcd to send a progress notification on every
+// open watch of this client; each watch that allows bookmarks turns it into
+// a BOOKMARK at etcd's current revision. The watch cache uses it for
+// consistent reads of resources nobody is writing.
+// Kubernetes: storage.Interface.RequestWatchProgress (etcd3/store.go).
+func (s *Store) RequestWatchProgress(ctx context.Context) error {
+	// Progress requests travel on the gRPC stream the watches share, which
+	// is chosen by the context's metadata: it must match Watch's.
+	return s.client.RequestProgress(clientv3.WithRequireLeader(ctx))
 }
 
 // transform turns one etcd event into the event a watcher with this
