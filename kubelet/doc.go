@@ -1,0 +1,62 @@
+// Package kubelet is a simulated node agent: the kubelet, without
+// containers. It registers a Node, heartbeats with a Lease, watches the pods
+// bound to it, "runs" them in a fake container runtime and writes their
+// status back through the apiserver.
+//
+// # Where it sits on the spine
+//
+// Step 6's end. The scheduler binds a pod (spec.nodeName=<node>); this
+// node's informer, narrowed by the field selector spec.nodeName=<node>,
+// delivers it; the pod's worker creates a sandbox and starts its containers
+// in the runtime, and PUTs pods/<name>/status: Pending, then Running and
+// Ready. From there the ReplicaSet controller counts the pod as ready.
+//
+//	informer(spec.nodeName=me) ──▶ HandlePodUpdate ──▶ podWorkers.UpdatePod ──▶ one goroutine per pod
+//	                                                                        │ syncPod: status first, then
+//	                                                                        ▼ computePodActions → runtime
+//	pleg.relist (every PLEGPeriod) ── container changed ──▶ wake the pod's worker ──▶ pods/status
+//
+// Every Kubelet is an independent object with its own informer, runtime
+// and goroutines (one per pod, plus a lease loop, a status loop and the
+// PLEG), so one process can run a hundred nodes (kubeloop up --nodes 100).
+// There is no per-node HTTP server.
+//
+// # Kubernetes counterparts (v1.37.2)
+//
+//   - pkg/kubelet/kubelet.go: Kubelet.Run, syncLoop, syncLoopIteration,
+//     HandlePodAdditions/Updates/Removes (here HandlePodUpdate and
+//     HandlePodRemove), SyncPod (here syncPod), backOffPeriod and
+//     MaxContainerBackOff (RestartBackoffBase/Max).
+//   - pkg/kubelet/pod_workers.go: podWorkers.UpdatePod, podWorkerLoop.
+//   - pkg/kubelet/pleg/generic.go: GenericPLEG.Relist.
+//   - pkg/kubelet/kuberuntime/kuberuntime_manager.go: computePodActions,
+//     doBackOff; pkg/kubelet/kubelet_pods.go: generateAPIPodStatus, getPhase.
+//   - pkg/kubelet/status/status_manager.go and generate.go: status writes
+//     and the Initialized/ContainersReady/Ready conditions.
+//   - pkg/kubelet/kubelet_node_status.go: registerWithAPIServer,
+//     updateNodeStatus, the Ready condition setter.
+//   - pkg/kubelet/nodelease: the Lease renewed every 10 s.
+//   - staging/src/k8s.io/cri-api: the shape of package kubelet/runtime.
+//
+// # What we simplify
+//
+//   - No containers, images, volumes, probes, cgroups, init containers,
+//     ephemeral containers, static pods, eviction under resource pressure,
+//     or node shutdown. A container is ready as soon as it runs.
+//   - The fake runtime's containers fail on request, through pod
+//     annotations: kubeloop.dev/fail-after ("3s": exit 1 after that long)
+//     and kubeloop.dev/exit-code ("0" completes at once, "N" fails at once).
+//   - Node status is checked every NodeStatusInterval (10 s) and written
+//     only when it changed or every NodeStatusReportInterval (5 min); the
+//     Lease is the frequent heartbeat, as in Kubernetes.
+//   - The status is written with a PUT to pods/status (Kubernetes patches),
+//     and only when it differs from the last one written.
+//   - After a sync that changed the runtime, the worker syncs again at
+//     once, instead of waiting for the next relist (Kubernetes' evented
+//     PLEG gets the same effect from runtime events).
+//   - Graceful deletion stops the containers at once (the fake's processes
+//     always honour SIGTERM) and then deletes the pod with grace 0 and a UID
+//     precondition; no final "terminated" status is written first.
+//   - The PLEG emits one event per changed pod rather than one per
+//     container transition; the worker re-reads the whole pod anyway.
+package kubelet

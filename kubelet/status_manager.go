@@ -1,0 +1,72 @@
+package kubelet
+
+import (
+	"bytes"
+	"context"
+	"encoding/json"
+	"fmt"
+
+	"kubeloop/api"
+	"kubeloop/client"
+)
+
+// setPodStatus writes status through pods/status, but only when it differs
+// from what the API (or this worker's last write) already says: a steady
+// node writes nothing. Kubernetes: pkg/kubelet/status/status_manager.go,
+// SetPodStatus and syncPod, which patches instead of replacing.
+func (kl *Kubelet) setPodStatus(ctx context.Context, pod *api.Pod, w *podWorker, status api.PodStatus) error {
+	if (w.lastStatus != nil && statusEqual(*w.lastStatus, status)) || statusEqual(pod.Status, status) {
+		w.lastStatus = &status
+		return nil
+	}
+	pods := kl.pods.Namespace(pod.Namespace)
+	cur := pod
+	err := client.RetryOnConflict(client.DefaultRetry, func() error {
+		next := cur.DeepCopy()
+		next.Status = status
+		_, err := pods.UpdateStatus(ctx, next, client.UpdateOptions{})
+		if !api.IsConflict(err) {
+			return err
+		}
+		latest, gerr := pods.Get(ctx, pod.Name, client.GetOptions{})
+		if gerr != nil {
+			return gerr
+		}
+		if latest.UID != pod.UID {
+			return api.NewNotFound(api.GroupResource{Resource: "pods"}, pod.Name)
+		}
+		if statusEqual(latest.Status, status) {
+			return nil
+		}
+		cur = latest
+		return err
+	})
+	if api.IsNotFound(err) {
+		return nil // deleted meanwhile: nothing to report on
+	}
+	if err != nil {
+		return fmt.Errorf("update status: %w", err)
+	}
+	w.lastStatus = &status
+	kl.log.Info("pod status", "pod", podKey(pod), "phase", status.Phase, "ready", isPodReady(status))
+	return nil
+}
+
+// statusEqual compares statuses as they are on the wire, where nil and
+// empty are the same and times have whole seconds.
+func statusEqual(a, b api.PodStatus) bool { return jsonEqual(a, b) }
+
+func jsonEqual(a, b any) bool {
+	ja, errA := json.Marshal(a)
+	jb, errB := json.Marshal(b)
+	return errA == nil && errB == nil && bytes.Equal(ja, jb)
+}
+
+func isPodReady(s api.PodStatus) bool {
+	for _, c := range s.Conditions {
+		if c.Type == api.PodReady {
+			return c.Status == api.ConditionTrue
+		}
+	}
+	return false
+}
