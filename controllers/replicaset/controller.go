@@ -3,6 +3,7 @@ package replicaset
 import (
 	"context"
 	"log/slog"
+	"sync"
 	"time"
 
 	"kubeloop/api"
@@ -103,7 +104,8 @@ func NewController(c *client.Client, rsInformer informer.Typed[*api.ReplicaSet],
 }
 
 // Run waits for the caches, starts workers and blocks until ctx ends; then
-// it shuts the queue down, which stops the workers.
+// it shuts the queue down, which stops the workers, and returns once they
+// have finished their current sync.
 func (rsc *Controller) Run(ctx context.Context, workers int) {
 	defer rsc.queue.ShutDown()
 	rsc.log.Info("starting controller", "workers", workers)
@@ -111,10 +113,14 @@ func (rsc *Controller) Run(ctx context.Context, workers int) {
 	if !informer.WaitForCacheSync(ctx, rsc.synced...) {
 		return
 	}
+	var wg sync.WaitGroup
 	for range workers {
-		go rsc.runWorker(ctx)
+		wg.Add(1)
+		go func() { defer wg.Done(); rsc.runWorker(ctx) }()
 	}
 	<-ctx.Done()
+	rsc.queue.ShutDown()
+	wg.Wait()
 }
 
 func (rsc *Controller) runWorker(ctx context.Context) {

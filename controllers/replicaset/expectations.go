@@ -94,12 +94,12 @@ func (r *ControllerExpectations) SatisfiedExpectations(key string) bool {
 
 // ExpectCreations records that n pods are about to be created for key,
 // replacing whatever was expected before (the caller only sets new
-// expectations once the old ones are satisfied).
+// expectations once the old ones are satisfied or expired).
 func (r *ControllerExpectations) ExpectCreations(key string, n int) {
-	r.set(key, int64(n), 0)
 	r.mu.Lock()
+	defer r.mu.Unlock()
+	r.setLocked(key, int64(n), 0)
 	delete(r.deleteKeys, key)
-	r.mu.Unlock()
 }
 
 // ExpectDeletions records that the pods with podKeys are about to be deleted
@@ -109,19 +109,17 @@ func (r *ControllerExpectations) ExpectDeletions(key string, podKeys []string) {
 	for _, k := range podKeys {
 		set[k] = struct{}{}
 	}
-	r.set(key, 0, int64(len(set)))
 	r.mu.Lock()
+	defer r.mu.Unlock()
+	r.setLocked(key, 0, int64(len(set)))
 	r.deleteKeys[key] = set
-	r.mu.Unlock()
 }
 
-func (r *ControllerExpectations) set(key string, add, del int64) {
+func (r *ControllerExpectations) setLocked(key string, add, del int64) {
 	e := &controlleeExpectations{key: key, timestamp: r.clock.Now()}
 	e.add.Store(add)
 	e.del.Store(del)
-	r.mu.Lock()
 	r.expectations[key] = e
-	r.mu.Unlock()
 }
 
 // CreationObserved lowers the expected creations of key by one: the informer
