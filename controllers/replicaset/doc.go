@@ -5,7 +5,7 @@
 //
 // # On the spine
 //
-// This is step 5 of "scale to 5" (docs: ARCHITECTURE.md). A client raises
+// This is step 5 of "scale to 5" (the spine in ARCHITECTURE.md). A client raises
 // spec.replicas; the ReplicaSet informer's handler enqueues the key
 // "namespace/name"; a worker runs syncReplicaSet, which re-reads the world
 // from the informer caches (level-triggered: it does not care which event
