@@ -1,0 +1,153 @@
+package scheduler
+
+import (
+	"context"
+	"fmt"
+	"log/slog"
+	"math/rand/v2"
+	"sync"
+	"time"
+
+	"kubeloop/api"
+	"kubeloop/client"
+	"kubeloop/client/record"
+	"kubeloop/informer"
+	"kubeloop/scheduler/framework"
+	"kubeloop/scheduler/framework/plugins"
+	"kubeloop/workqueue"
+)
+
+// ComponentName names the scheduler in logs and as the events' source.
+const ComponentName = "default-scheduler"
+
+// Options tune a Scheduler; the zero value is Kubernetes' defaults.
+type Options struct {
+	// SchedulerName: the scheduler handles pods whose spec.schedulerName is
+	// this, or empty when this is "default-scheduler" (the default).
+	SchedulerName string
+	// PodInitialBackoff and PodMaxBackoff bound the retry backoff of a pod
+	// that failed (defaults 1 s and 10 s).
+	PodInitialBackoff time.Duration
+	PodMaxBackoff     time.Duration
+	// Rand breaks ties between equally scored nodes. It is used only by the
+	// scheduling loop, one goroutine; nil means a randomly seeded source.
+	Rand *rand.Rand
+	// MetricsProvider receives the queue depths and the scheduling attempt
+	// durations (nil = none).
+	MetricsProvider workqueue.MetricsProvider
+	// Clock drives the backoffs (nil = wall clock).
+	Clock workqueue.Clock
+	// Plugins replaces the registry (nil = plugins.Default()).
+	Plugins []framework.PluginEntry
+}
+
+// Scheduler assigns pending pods to nodes, one pod per scheduling cycle,
+// and binds them asynchronously. Kubernetes: pkg/scheduler/scheduler.go,
+// Scheduler.
+type Scheduler struct {
+	client        *client.Client
+	recorder      record.EventRecorder
+	log           *slog.Logger
+	schedulerName string
+	clock         workqueue.Clock
+	rand          *rand.Rand
+
+	// cache is what the informers saw plus the pods assumed by this
+	// scheduler; snapshot is the cache frozen for the current cycle and
+	// belongs to the scheduling loop alone.
+	cache    *Cache
+	snapshot *Snapshot
+	queue    *SchedulingQueue
+	fwk      *framework.Framework
+
+	podLister informer.Lister[*api.Pod]
+	synced    []func() bool
+
+	attemptDuration workqueue.HistogramMetric
+
+	// bind writes a binding; a field so a test can race it.
+	bind func(ctx context.Context, b *api.Binding) error
+	// inFlight counts the binding and status goroutines Run waits for.
+	inFlight sync.WaitGroup
+}
+
+// New wires the pod and node informers of factory to the scheduler's cache
+// and queue. The caller starts the factory (after New, so the informers
+// exist) and then calls Run.
+func New(c *client.Client, factory *informer.SharedInformerFactory, recorder record.EventRecorder, opts Options) (*Scheduler, error) {
+	if opts.SchedulerName == "" {
+		opts.SchedulerName = api.DefaultSchedulerName
+	}
+	if opts.PodInitialBackoff <= 0 {
+		opts.PodInitialBackoff = DefaultPodInitialBackoff
+	}
+	if opts.PodMaxBackoff <= 0 {
+		opts.PodMaxBackoff = DefaultPodMaxBackoff
+	}
+	if opts.PodMaxBackoff < opts.PodInitialBackoff {
+		return nil, fmt.Errorf("scheduler: PodMaxBackoff %v is below PodInitialBackoff %v", opts.PodMaxBackoff, opts.PodInitialBackoff)
+	}
+	if opts.Rand == nil {
+		opts.Rand = rand.New(rand.NewPCG(rand.Uint64(), rand.Uint64()))
+	}
+	if opts.Clock == nil {
+		opts.Clock = workqueue.RealClock{}
+	}
+	if opts.Plugins == nil {
+		opts.Plugins = plugins.Default()
+	}
+	fwk, err := framework.NewFramework(opts.Plugins)
+	if err != nil {
+		return nil, fmt.Errorf("scheduler: %w", err)
+	}
+	var attempt workqueue.HistogramMetric = noopHistogram{}
+	if opts.MetricsProvider != nil {
+		attempt = opts.MetricsProvider.NewWorkDurationMetric("scheduler_attempt")
+	}
+	podInformer := informer.For[*api.Pod](factory)
+	nodeInformer := informer.For[*api.Node](factory)
+	s := &Scheduler{
+		client:          c,
+		recorder:        recorder,
+		log:             slog.Default().With("component", ComponentName),
+		schedulerName:   opts.SchedulerName,
+		clock:           opts.Clock,
+		rand:            opts.Rand,
+		cache:           newCache(),
+		snapshot:        NewEmptySnapshot(),
+		queue:           newSchedulingQueue(opts.Clock, opts.PodInitialBackoff, opts.PodMaxBackoff, opts.MetricsProvider),
+		fwk:             fwk,
+		podLister:       podInformer.Lister(),
+		synced:          []func() bool{podInformer.HasSynced, nodeInformer.HasSynced},
+		attemptDuration: attempt,
+	}
+	s.bind = func(ctx context.Context, b *api.Binding) error {
+		return client.For[*api.Pod](s.client).Namespace(b.Namespace).Bind(ctx, b, client.CreateOptions{})
+	}
+	if err := s.addAllEventHandlers(podInformer, nodeInformer); err != nil {
+		return nil, fmt.Errorf("scheduler: %w", err)
+	}
+	return s, nil
+}
+
+// Run waits for the caches, then schedules one pod per cycle until ctx
+// ends; it returns after the bindings under way have finished.
+func (s *Scheduler) Run(ctx context.Context) {
+	s.log.Info("starting scheduler", "schedulerName", s.schedulerName)
+	defer s.log.Info("shutting down scheduler")
+	if !informer.WaitForCacheSync(ctx, s.synced...) {
+		return
+	}
+	go s.queue.Run(ctx.Done())
+	go func() {
+		<-ctx.Done()
+		s.queue.Close()
+	}()
+	for s.scheduleOne(ctx) {
+	}
+	s.inFlight.Wait()
+}
+
+type noopHistogram struct{}
+
+func (noopHistogram) Observe(float64) {}
