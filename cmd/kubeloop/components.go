@@ -9,8 +9,7 @@ import (
 // allComponents is what `kubeloop up` runs beside the apiserver. The
 // controller manager, scheduler and kubelets join as they are built.
 func allComponents(nodes int) (cluster.Components, error) {
-	_ = nodes
-	return cluster.Components{}, nil
+	return cluster.Full(nodes), nil
 }
 
 // componentCommands are the one-component-per-process commands.
