@@ -48,6 +48,9 @@ const (
 	CauseTypeUnexpectedServerResponse CauseType = "UnexpectedServerResponse"
 	CauseTypeFieldManagerConflict     CauseType = "FieldManagerConflict"
 	CauseTypeResourceVersionTooLarge  CauseType = "ResourceVersionTooLarge"
+	// CauseTypeNamespaceTerminating marks a create refused because its
+	// namespace is being deleted; controllers treat it as "stop trying".
+	CauseTypeNamespaceTerminating CauseType = "NamespaceTerminating"
 )
 
 // StatusCause is one field-level problem.

@@ -7,15 +7,12 @@ import (
 	"kubeloop/api"
 )
 
-// StatusReasonForbidden is Kubernetes' reason for a 403. The api package has
-// no Forbidden constructor yet, so admission builds its own; it belongs in
-// api/errors.go next to NewNotFound.
-const StatusReasonForbidden api.StatusReason = "Forbidden"
-
-// CauseTypeNamespaceTerminating is the cause Kubernetes attaches when a
-// create is refused because its namespace is being deleted; clients such as
-// the namespace controller look for it.
-const CauseTypeNamespaceTerminating api.CauseType = "NamespaceTerminating"
+// StatusReasonForbidden and CauseTypeNamespaceTerminating are api's; the
+// names stay here so admission code reads like Kubernetes'.
+const (
+	StatusReasonForbidden         = api.StatusReasonForbidden
+	CauseTypeNamespaceTerminating = api.CauseTypeNamespaceTerminating
+)
 
 // NewForbidden is 403 Forbidden with Kubernetes' message shapes:
 // `namespaces "default" is forbidden: this namespace may not be deleted`.

@@ -66,9 +66,6 @@ func runUp(ctx context.Context, f upFlags) error {
 
 func componentNames(c cluster.Components) []string {
 	var out []string
-	if c.Controllers != nil {
-		out = append(out, cluster.ControllerManagerName)
-	}
 	for _, x := range c.Extra {
 		out = append(out, x.Name)
 	}

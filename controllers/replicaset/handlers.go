@@ -5,7 +5,7 @@ import (
 	"time"
 
 	"kubeloop/api"
-	"kubeloop/deltafifo"
+	"kubeloop/informer"
 )
 
 // The handlers only decide which ReplicaSet keys to enqueue (and feed the
@@ -34,7 +34,7 @@ func (rsc *Controller) updateRS(oldObj, newObj any) {
 		// Deleted and re-created under the same name between two events:
 		// the old one's expectations must not hold back the new one.
 		key, _ := api.MetaNamespaceKeyFunc(oldRS)
-		rsc.deleteRS(deltafifo.DeletedFinalStateUnknown{Key: key, Obj: oldRS})
+		rsc.deleteRS(informer.DeletedFinalStateUnknown{Key: key, Obj: oldRS})
 	}
 	rsc.enqueue(curRS)
 }
@@ -42,7 +42,7 @@ func (rsc *Controller) updateRS(oldObj, newObj any) {
 func (rsc *Controller) deleteRS(obj any) {
 	rs, ok := obj.(*api.ReplicaSet)
 	if !ok {
-		tomb, isTomb := obj.(deltafifo.DeletedFinalStateUnknown)
+		tomb, isTomb := obj.(informer.DeletedFinalStateUnknown)
 		if !isTomb {
 			return
 		}
@@ -139,7 +139,7 @@ func (rsc *Controller) updatePod(oldObj, newObj any) {
 func (rsc *Controller) deletePod(obj any) {
 	pod, ok := obj.(*api.Pod)
 	if !ok {
-		tomb, isTomb := obj.(deltafifo.DeletedFinalStateUnknown)
+		tomb, isTomb := obj.(informer.DeletedFinalStateUnknown)
 		if !isTomb {
 			return
 		}

@@ -17,11 +17,6 @@ import (
 // pkg/controller/controller_utils.go.
 const SlowStartInitialBatchSize = 1
 
-// causeNamespaceTerminating is the cause the apiserver attaches when it
-// refuses a create in a namespace being deleted; every create would fail the
-// same way, so it is not worth a ReplicaFailure.
-const causeNamespaceTerminating api.CauseType = "NamespaceTerminating"
-
 // syncReplicaSet is the reconcile: read the ReplicaSet and its pods from the
 // cache, claim pods, create or delete the difference (unless earlier
 // creates or deletes are still in flight) and write the status.
@@ -97,7 +92,7 @@ func (rsc *Controller) manageReplicas(ctx context.Context, pods []*api.Pod, rs *
 		rsc.log.Info("too few replicas", "key", key, "need", replicas(rs), "creating", n)
 		created, err := slowStartBatch(n, SlowStartInitialBatchSize, func() error {
 			err := rsc.createPod(ctx, rs)
-			if err != nil && hasStatusCause(err, causeNamespaceTerminating) {
+			if err != nil && hasStatusCause(err, api.CauseTypeNamespaceTerminating) {
 				return nil
 			}
 			return err
