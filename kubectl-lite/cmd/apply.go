@@ -1,0 +1,247 @@
+package cmd
+
+import (
+	"context"
+	"encoding/json"
+	"fmt"
+	"reflect"
+
+	"github.com/spf13/cobra"
+
+	"kubeloop/api"
+	"kubeloop/client"
+)
+
+// LastAppliedConfigAnnotation holds, on every object kubectl apply wrote,
+// the manifest it last applied: the "original" of the three-way merge.
+const LastAppliedConfigAnnotation = "kubectl.kubernetes.io/last-applied-configuration"
+
+func newCreateCommand(f *factory) *cobra.Command {
+	var files []string
+	c := &cobra.Command{
+		Use:   "create -f FILE|-",
+		Short: "Create objects from files or stdin",
+		Args:  exactArgs(0, "create takes no arguments, only -f"),
+		RunE: func(c *cobra.Command, _ []string) error {
+			return forEachManifest(c.Context(), f, files, "creating", func(ctx context.Context, d *client.DynamicResource, m *manifest) (string, error) {
+				obj, err := m.typed()
+				if err != nil {
+					return "", err
+				}
+				_, err = d.Create(ctx, obj, client.CreateOptions{FieldManager: "kubectl-create"})
+				return "created", err
+			})
+		},
+	}
+	c.Flags().StringSliceVarP(&files, "filename", "f", nil, "file, directory or - for stdin")
+	return c
+}
+
+func newApplyCommand(f *factory) *cobra.Command {
+	var files []string
+	c := &cobra.Command{
+		Use:   "apply -f FILE|DIR|-",
+		Short: "Create or update objects so they match the files (client-side apply)",
+		Args:  exactArgs(0, "apply takes no arguments, only -f"),
+		RunE: func(c *cobra.Command, _ []string) error {
+			return forEachManifest(c.Context(), f, files, "applying", applyOne)
+		},
+	}
+	c.Flags().StringSliceVarP(&files, "filename", "f", nil, "file, directory or - for stdin")
+	return c
+}
+
+// forEachManifest runs do on every manifest and prints "kind/name <verb>".
+// A failure is printed and the rest still run, as kubectl does; the command
+// then exits 1.
+func forEachManifest(ctx context.Context, f *factory, files []string, doing string,
+	do func(context.Context, *client.DynamicResource, *manifest) (string, error)) error {
+	cli, err := f.Client()
+	if err != nil {
+		return err
+	}
+	manifests, err := readManifests(f, files, f.Namespace())
+	if err != nil {
+		return err
+	}
+	failed := false
+	for _, m := range manifests {
+		result, err := do(ctx, resourceClient(cli, m.info, m.namespace()), m)
+		if err != nil {
+			fmt.Fprintln(f.streams.ErrOut, errorMessage(withContext(err, fmt.Sprintf("error when %s %q", doing, m.source))))
+			failed = true
+			continue
+		}
+		fmt.Fprintf(f.streams.Out, "%s %s\n", objectName(m.info, m.name()), result)
+	}
+	if failed {
+		return reportedError{}
+	}
+	return nil
+}
+
+// applyOne is client-side apply (kubectl/pkg/cmd/apply/apply.go and
+// patcher.go): create the object if it is missing, recording the manifest
+// in the last-applied annotation; else PATCH the difference between the
+// manifest, the last-applied manifest and the live object. kubectl sends a
+// strategic merge patch for built-in kinds; we send a JSON merge patch, in
+// which lists are replaced whole rather than merged by key.
+func applyOne(ctx context.Context, d *client.DynamicResource, m *manifest) (string, error) {
+	annotations, _ := m.metadata()["annotations"].(map[string]any)
+	delete(annotations, LastAppliedConfigAnnotation)
+	if len(annotations) == 0 {
+		delete(m.metadata(), "annotations")
+	}
+	lastApplied, err := json.Marshal(m.obj)
+	if err != nil {
+		return "", err
+	}
+	if annotations == nil {
+		annotations = map[string]any{}
+	}
+	// kubectl's encoder ends the JSON with a newline; keep it byte for byte.
+	annotations[LastAppliedConfigAnnotation] = string(lastApplied) + "\n"
+	m.metadata()["annotations"] = annotations
+	modified := m.obj
+
+	live, err := d.Get(ctx, m.name(), client.GetOptions{})
+	if api.IsNotFound(err) {
+		obj, err := m.typed()
+		if err != nil {
+			return "", err
+		}
+		_, err = d.Create(ctx, obj, client.CreateOptions{FieldManager: "kubectl-client-side-apply"})
+		return "created", err
+	}
+	if err != nil {
+		return "", err
+	}
+	if _, err := m.typed(); err != nil {
+		return "", err
+	}
+	current, err := toMap(live)
+	if err != nil {
+		return "", err
+	}
+	var original map[string]any
+	if s := live.GetObjectMeta().Annotations[LastAppliedConfigAnnotation]; s != "" {
+		_ = json.Unmarshal([]byte(s), &original) // a corrupt annotation only loses deletions
+	}
+	patch := threeWayMergePatch(original, modified, current)
+	if len(patch) == 0 {
+		return "unchanged", nil
+	}
+	data, err := json.Marshal(patch)
+	if err != nil {
+		return "", err
+	}
+	_, err = d.Patch(ctx, m.name(), client.MergePatchType, data, client.PatchOptions{FieldManager: "kubectl-client-side-apply"})
+	return "configured", err
+}
+
+func toMap(obj api.Object) (map[string]any, error) {
+	data, err := json.Marshal(obj)
+	if err != nil {
+		return nil, err
+	}
+	var m map[string]any
+	return m, json.Unmarshal(data, &m)
+}
+
+// threeWayMergePatch is the JSON merge patch that takes current to modified
+// without touching what someone else set: fields that changed from current
+// to modified are set, and fields that were in original (last applied) but
+// are gone from modified are deleted (null). Fields only current has, such
+// as defaults and status, are left alone.
+// kubectl: apimachinery/pkg/util/jsonmergepatch CreateThreeWayJSONMergePatch.
+func threeWayMergePatch(original, modified, current map[string]any) map[string]any {
+	patch := changes(current, modified)
+	mergeInto(patch, deletions(original, modified))
+	return patch
+}
+
+// changes is every field of modified whose value current does not already
+// have. A list counts as unchanged when each item of modified is contained
+// in the matching item of current, so server defaults inside list items
+// (a container's imagePullPolicy) do not make every apply a change.
+func changes(current, modified map[string]any) map[string]any {
+	out := map[string]any{}
+	for k, mv := range modified {
+		cv, ok := current[k]
+		mm, mIsMap := mv.(map[string]any)
+		cm, cIsMap := cv.(map[string]any)
+		switch {
+		case ok && mIsMap && cIsMap:
+			if sub := changes(cm, mm); len(sub) > 0 {
+				out[k] = sub
+			}
+		case !ok || !contains(cv, mv):
+			out[k] = mv
+		}
+	}
+	return out
+}
+
+// contains reports whether have holds everything want says.
+func contains(have, want any) bool {
+	switch w := want.(type) {
+	case map[string]any:
+		h, ok := have.(map[string]any)
+		if !ok {
+			return false
+		}
+		for k, v := range w {
+			if hv, ok := h[k]; !ok || !contains(hv, v) {
+				return false
+			}
+		}
+		return true
+	case []any:
+		h, ok := have.([]any)
+		if !ok || len(h) != len(w) {
+			return false
+		}
+		for i := range w {
+			if !contains(h[i], w[i]) {
+				return false
+			}
+		}
+		return true
+	}
+	return reflect.DeepEqual(have, want)
+}
+
+// deletions sets to null every field of original that modified dropped.
+func deletions(original, modified map[string]any) map[string]any {
+	out := map[string]any{}
+	for k, ov := range original {
+		mv, ok := modified[k]
+		if !ok {
+			out[k] = nil
+			continue
+		}
+		om, oIsMap := ov.(map[string]any)
+		mm, mIsMap := mv.(map[string]any)
+		if oIsMap && mIsMap {
+			if sub := deletions(om, mm); len(sub) > 0 {
+				out[k] = sub
+			}
+		}
+	}
+	return out
+}
+
+// mergeInto adds src's fields to dst, recursing where both have a map.
+func mergeInto(dst, src map[string]any) {
+	for k, v := range src {
+		dm, dIsMap := dst[k].(map[string]any)
+		sm, sIsMap := v.(map[string]any)
+		if dIsMap && sIsMap {
+			mergeInto(dm, sm)
+			continue
+		}
+		if _, ok := dst[k]; !ok {
+			dst[k] = v
+		}
+	}
+}

@@ -1,0 +1,255 @@
+package cmd
+
+import (
+	"context"
+	"fmt"
+	"io"
+	"sort"
+	"strings"
+	"text/tabwriter"
+	"time"
+
+	"github.com/spf13/cobra"
+	"sigs.k8s.io/yaml"
+
+	"kubeloop/api"
+	"kubeloop/client"
+)
+
+func newDescribeCommand(f *factory) *cobra.Command {
+	return &cobra.Command{
+		Use:   "describe TYPE NAME",
+		Short: "Show an object's key fields, its relations and its events",
+		RunE: func(c *cobra.Command, args []string) error {
+			ts, err := parseTargets(args, false)
+			if err != nil {
+				return err
+			}
+			cli, err := f.Client()
+			if err != nil {
+				return err
+			}
+			for i, t := range ts {
+				if i > 0 {
+					fmt.Fprintln(f.streams.Out)
+				}
+				if err := describe(c.Context(), cli, f.streams.Out, t.info, f.Namespace(), t.name); err != nil {
+					return err
+				}
+			}
+			return nil
+		},
+	}
+}
+
+// describeWriter is kubectl's prefix writer: "Key:\tvalue" lines at an
+// indent level, aligned by a tabwriter (kubectl/pkg/describe/describe.go).
+type describeWriter struct{ tw *tabwriter.Writer }
+
+func (w describeWriter) line(level int, format string, args ...any) {
+	fmt.Fprintf(w.tw, strings.Repeat("  ", level)+format+"\n", args...)
+}
+
+// pairs prints a map one "k<sep>v" per line, the first after key.
+func (w describeWriter) pairs(level int, key string, m map[string]string, sep string) {
+	if len(m) == 0 {
+		w.line(level, "%s:\t<none>", key)
+		return
+	}
+	keys := make([]string, 0, len(m))
+	for k := range m {
+		keys = append(keys, k)
+	}
+	sort.Strings(keys)
+	for i, k := range keys {
+		label := key + ":"
+		if i > 0 {
+			label = ""
+		}
+		w.line(level, "%s\t%s%s%s", label, k, sep, m[k])
+	}
+}
+
+// describe prints one object. The kinds of the spine (pods, replicasets)
+// get kubectl's layout; the rest get their metadata and their YAML.
+func describe(ctx context.Context, cli *client.Client, out io.Writer, info *api.ResourceInfo, ns, name string) error {
+	obj, err := resourceClient(cli, info, ns).Get(ctx, name, client.GetOptions{})
+	if err != nil {
+		return err
+	}
+	w := describeWriter{tabwriter.NewWriter(out, 0, 8, 2, ' ', 0)}
+	m := obj.GetObjectMeta()
+	w.line(0, "Name:\t%s", m.Name)
+	if info.Namespaced {
+		w.line(0, "Namespace:\t%s", m.Namespace)
+	}
+	switch o := obj.(type) {
+	case *api.Pod:
+		describePod(w, o)
+	case *api.ReplicaSet:
+		if err := describeReplicaSet(ctx, cli, w, o); err != nil {
+			return err
+		}
+	default:
+		w.pairs(0, "Labels", m.Labels, "=")
+		w.pairs(0, "Annotations", m.Annotations, ": ")
+		describeRest(w, obj)
+	}
+	if err := describeEvents(ctx, cli, w, obj, info); err != nil {
+		return err
+	}
+	return w.tw.Flush()
+}
+
+func describePod(w describeWriter, p *api.Pod) {
+	node := "<none>"
+	if p.Spec.NodeName != "" {
+		node = p.Spec.NodeName + "/" + p.Status.HostIP
+	}
+	w.line(0, "Node:\t%s", node)
+	if p.Status.StartTime != nil {
+		w.line(0, "Start Time:\t%s", p.Status.StartTime.Format(time.RFC1123Z))
+	}
+	w.pairs(0, "Labels", p.Labels, "=")
+	w.pairs(0, "Annotations", p.Annotations, ": ")
+	w.line(0, "Status:\t%s", podStatus(p))
+	w.line(0, "IP:\t%s", p.Status.PodIP)
+	describeControlledBy(w, p.OwnerReferences)
+	w.line(0, "Containers:")
+	statuses := map[string]api.ContainerStatus{}
+	for _, cs := range p.Status.ContainerStatuses {
+		statuses[cs.Name] = cs
+	}
+	for _, c := range p.Spec.Containers {
+		w.line(1, "%s:", c.Name)
+		w.line(2, "Image:\t%s", c.Image)
+		cs, ok := statuses[c.Name]
+		switch st := cs.State; {
+		case !ok:
+			w.line(2, "State:\tWaiting")
+		case st.Running != nil:
+			w.line(2, "State:\tRunning")
+			w.line(3, "Started:\t%s", st.Running.StartedAt.Format(time.RFC1123Z))
+		case st.Terminated != nil:
+			w.line(2, "State:\tTerminated")
+			w.line(3, "Reason:\t%s", st.Terminated.Reason)
+			w.line(3, "Exit Code:\t%d", st.Terminated.ExitCode)
+		default:
+			w.line(2, "State:\tWaiting")
+			if st.Waiting != nil {
+				w.line(3, "Reason:\t%s", st.Waiting.Reason)
+			}
+		}
+		w.line(2, "Ready:\t%s", map[bool]string{true: "True", false: "False"}[cs.Ready])
+		w.line(2, "Restart Count:\t%d", cs.RestartCount)
+	}
+	if len(p.Status.Conditions) > 0 {
+		w.line(0, "Conditions:")
+		w.line(1, "Type\tStatus")
+		for _, c := range p.Status.Conditions {
+			w.line(1, "%s\t%s", c.Type, c.Status)
+		}
+	}
+}
+
+// describeReplicaSet shows the selector relation: how many of the pods the
+// selector matches and the ReplicaSet controls are in each phase.
+func describeReplicaSet(ctx context.Context, cli *client.Client, w describeWriter, rs *api.ReplicaSet) error {
+	w.line(0, "Selector:\t%s", api.FormatLabelSelector(rs.Spec.Selector))
+	w.pairs(0, "Labels", rs.Labels, "=")
+	w.pairs(0, "Annotations", rs.Annotations, ": ")
+	describeControlledBy(w, rs.OwnerReferences)
+	desired := int32(1)
+	if rs.Spec.Replicas != nil {
+		desired = *rs.Spec.Replicas
+	}
+	w.line(0, "Replicas:\t%d current / %d desired", rs.Status.Replicas, desired)
+	pods, _, err := client.For[*api.Pod](cli).Namespace(rs.Namespace).ListAll(ctx, client.ListOptions{LabelSelector: api.FormatLabelSelector(rs.Spec.Selector)})
+	if err != nil {
+		return err
+	}
+	phases := map[api.PodPhase]int{}
+	for _, p := range pods {
+		for _, ref := range p.OwnerReferences {
+			if ref.UID == rs.UID && ref.Controller != nil && *ref.Controller {
+				phases[p.Status.Phase]++
+			}
+		}
+	}
+	w.line(0, "Pods Status:\t%d Running / %d Waiting / %d Succeeded / %d Failed",
+		phases[api.PodRunning], phases[api.PodPending], phases[api.PodSucceeded], phases[api.PodFailed])
+	w.line(0, "Pod Template:")
+	w.pairs(1, "Labels", rs.Spec.Template.Labels, "=")
+	w.line(1, "Containers:")
+	for _, c := range rs.Spec.Template.Spec.Containers {
+		w.line(1, " %s:", c.Name)
+		w.line(2, "Image:\t%s", c.Image)
+	}
+	return nil
+}
+
+func describeControlledBy(w describeWriter, refs []api.OwnerReference) {
+	for _, ref := range refs {
+		if ref.Controller != nil && *ref.Controller {
+			w.line(0, "Controlled By:\t%s/%s", ref.Kind, ref.Name)
+		}
+	}
+}
+
+// describeRest prints what is not metadata as YAML, for kinds without a
+// describer of their own.
+func describeRest(w describeWriter, obj api.Object) {
+	m, err := toMap(obj)
+	if err != nil {
+		return
+	}
+	delete(m, "metadata")
+	delete(m, "apiVersion")
+	delete(m, "kind")
+	data, err := yaml.Marshal(m)
+	if err != nil || len(m) == 0 {
+		return
+	}
+	for _, l := range strings.Split(strings.TrimRight(string(data), "\n"), "\n") {
+		// The YAML's own "key: value" must not be split into table cells.
+		w.line(0, "%s", strings.ReplaceAll(l, "\t", " "))
+	}
+}
+
+// describeEvents prints the events whose involvedObject is obj, oldest
+// first, in kubectl's table.
+func describeEvents(ctx context.Context, cli *client.Client, w describeWriter, obj api.Object, info *api.ResourceInfo) error {
+	m := obj.GetObjectMeta()
+	sel := []string{"involvedObject.name=" + m.Name, "involvedObject.uid=" + m.UID}
+	if info.Namespaced {
+		sel = append(sel, "involvedObject.namespace="+m.Namespace)
+	}
+	ns := m.Namespace
+	if !info.Namespaced {
+		ns = api.NamespaceDefault // kubectl looks for events of cluster-scoped objects in "default" too
+	}
+	events, _, err := client.For[*api.Event](cli).Namespace(ns).ListAll(ctx, client.ListOptions{FieldSelector: strings.Join(sel, ",")})
+	if err != nil {
+		return err
+	}
+	if len(events) == 0 {
+		w.line(0, "Events:\t<none>")
+		return nil
+	}
+	sort.SliceStable(events, func(i, j int) bool { return eventTime(events[i]).Before(eventTime(events[j])) })
+	w.line(0, "Events:")
+	w.line(1, "Type\tReason\tAge\tFrom\tMessage")
+	w.line(1, "----\t------\t----\t----\t-------")
+	now := time.Now()
+	for _, e := range events {
+		from := e.Source.Component
+		if from == "" {
+			from = e.ReportingController
+		}
+		if e.Source.Host != "" {
+			from += ", " + e.Source.Host
+		}
+		w.line(1, "%s\t%s\t%s\t%s\t%s", e.Type, e.Reason, eventLastSeen(e, now), from, strings.TrimSpace(e.Message))
+	}
+	return nil
+}

@@ -1,0 +1,46 @@
+// Package cmd is kubectl-lite: a kubectl small enough to read in an
+// afternoon, built only on kubeloop/client and kubeloop/api. Its output and
+// flags follow kubectl so habits carry over, and it is the "K" at the start
+// of the spine: every command is a few HTTP calls through client/.
+//
+//	kubectl-lite ──client/ (HTTP)──▶ apiserver ──▶ watchcache ──▶ store ──▶ etcd
+//
+// It is about 1,400 lines of Go without tests (`wc -l kubectl-lite/cmd/*.go
+// kubectl-lite/main.go`, minus _test files; a test keeps it under 1,600).
+//
+// The commands and their kubectl counterparts (staging/src/k8s.io/kubectl/pkg/cmd
+// at v1.37.2):
+//
+//   - get (get.go, printers.go): get/get.go; the columns are those of
+//     pkg/printers/internalversion/printers.go (printPod, printReplicaSet, ...),
+//     AGE is apimachinery/pkg/util/duration HumanDuration.
+//   - describe (describe.go): kubectl/pkg/describe/describe.go.
+//   - create, apply (manifests.go, apply.go): create/create.go, apply/apply.go
+//     and apply/patcher.go; the three-way patch is
+//     apimachinery/pkg/util/jsonmergepatch CreateThreeWayJSONMergePatch.
+//   - delete, scale (delete.go): delete/delete.go, scale/scale.go.
+//   - label, annotate, edit (label.go): label/label.go, annotate/annotate.go,
+//     editor/editoptions.go.
+//   - events (events.go): events/events.go.
+//   - watch-spine (spine.go): no counterpart; it prints the steps of the
+//     control loop for one object, numbered like the spine's sequence diagram.
+//   - errors and exit codes (root.go): cmd/util/helpers.go CheckErr.
+//
+// What it leaves out, and why that is fine for learning:
+//
+//   - Columns are computed on the client from the objects. kubectl asks the
+//     server for a Table (Accept: application/json;as=Table) whose rows the
+//     server computes with the same rules, so it can print kinds it does not
+//     know. kubeloop's kinds are all in api.Builtin(), so no discovery and no
+//     RESTMapper either.
+//   - apply is client-side apply with a JSON merge patch: lists are replaced
+//     whole, where kubectl's strategic merge patch merges containers by name.
+//     No server-side apply, no --prune, no --dry-run, no diff.
+//   - Unknown fields in a manifest are rejected on the client (the typed
+//     client would drop them), where kubectl lets the server do it.
+//   - RESTARTS is a count without "(5m ago)"; -w stops when the server ends
+//     the watch rather than re-listing; -o jsonpath, custom-columns, sorting
+//     and --field-selector are missing; delete has no --grace-period or --all;
+//     edit does not reopen the editor on errors.
+//   - No logs, exec, port-forward, rollout, config, auth or plugins.
+package cmd

@@ -1,0 +1,182 @@
+package cmd
+
+import (
+	"bytes"
+	"encoding/json"
+	"fmt"
+	"os"
+	"os/exec"
+	"path/filepath"
+	"strings"
+
+	"github.com/spf13/cobra"
+	"sigs.k8s.io/yaml"
+
+	"kubeloop/api"
+	"kubeloop/client"
+)
+
+// newLabelCommand builds `label` or `annotate`: the same command over
+// metadata.labels or metadata.annotations.
+func newLabelCommand(f *factory, verb string) *cobra.Command {
+	var overwrite bool
+	field, done := "labels", "labeled"
+	if verb == "annotate" {
+		field, done = "annotations", "annotated"
+	}
+	c := &cobra.Command{
+		Use:   verb + " TYPE NAME KEY=VALUE... KEY-...",
+		Short: "Update the " + field + " of an object",
+		RunE: func(c *cobra.Command, args []string) error {
+			split := len(args)
+			for split > 0 && (strings.Contains(args[split-1], "=") || strings.HasSuffix(args[split-1], "-")) {
+				split--
+			}
+			if split == len(args) {
+				return usageErrorf("at least one %s update is required", strings.TrimSuffix(field, "s"))
+			}
+			ts, err := parseTargets(args[:split], false)
+			if err != nil {
+				return err
+			}
+			cli, err := f.Client()
+			if err != nil {
+				return err
+			}
+			for _, t := range ts {
+				d := resourceClient(cli, t.info, f.Namespace())
+				obj, err := d.Get(c.Context(), t.name, client.GetOptions{})
+				if err != nil {
+					return err
+				}
+				current := obj.GetObjectMeta().Labels
+				if field == "annotations" {
+					current = obj.GetObjectMeta().Annotations
+				}
+				changes, err := labelChanges(current, args[split:], overwrite)
+				if err != nil {
+					return err
+				}
+				result := done
+				if len(changes) == 0 {
+					result = "not " + done
+				} else {
+					patch, _ := json.Marshal(map[string]any{"metadata": map[string]any{field: changes}})
+					if _, err := d.Patch(c.Context(), t.name, client.MergePatchType, patch, client.PatchOptions{FieldManager: "kubectl-" + verb}); err != nil {
+						return err
+					}
+				}
+				fmt.Fprintf(f.streams.Out, "%s %s\n", objectName(t.info, t.name), result)
+			}
+			return nil
+		},
+	}
+	c.Flags().BoolVar(&overwrite, "overwrite", false, "allow changing a key that already has a value")
+	return c
+}
+
+// labelChanges turns "k=v" and "k-" into the merge patch of the map: a
+// value for each set, null for each removal, nothing for a no-op.
+func labelChanges(current map[string]string, updates []string, overwrite bool) (map[string]any, error) {
+	out := map[string]any{}
+	for _, u := range updates {
+		if key, ok := strings.CutSuffix(u, "-"); ok && !strings.Contains(u, "=") {
+			if _, exists := current[key]; exists {
+				out[key] = nil
+			}
+			continue
+		}
+		key, value, _ := strings.Cut(u, "=")
+		old, exists := current[key]
+		if exists && old != value && !overwrite {
+			return nil, fmt.Errorf("'%s' already has a value (%s), and --overwrite is false", key, old)
+		}
+		if !exists || old != value {
+			out[key] = value
+		}
+	}
+	return out, nil
+}
+
+func newEditCommand(f *factory) *cobra.Command {
+	return &cobra.Command{
+		Use:   "edit TYPE NAME",
+		Short: "Edit an object's YAML in $KUBE_EDITOR or $EDITOR and PUT it back",
+		RunE: func(c *cobra.Command, args []string) error {
+			ts, err := parseTargets(args, false)
+			if err != nil {
+				return err
+			}
+			if len(ts) != 1 {
+				return usageErrorf("edit takes exactly one object")
+			}
+			t := ts[0]
+			cli, err := f.Client()
+			if err != nil {
+				return err
+			}
+			d := resourceClient(cli, t.info, f.Namespace())
+			obj, err := d.Get(c.Context(), t.name, client.GetOptions{})
+			if err != nil {
+				return err
+			}
+			if err := api.Builtin().SetTypeMeta(obj); err != nil {
+				return err
+			}
+			before, err := yaml.Marshal(obj)
+			if err != nil {
+				return err
+			}
+			after, err := runEditor(f, before)
+			if err != nil {
+				return err
+			}
+			if bytes.Equal(before, after) {
+				fmt.Fprintln(f.streams.Out, "Edit cancelled, no changes made.")
+				return nil
+			}
+			data, err := yaml.YAMLToJSON(after)
+			if err != nil {
+				return fmt.Errorf("the edited file is not valid YAML: %w", err)
+			}
+			edited := t.info.New()
+			if unknown, _, err := api.DecodeStrict(data, edited); err != nil || len(unknown) > 0 {
+				return fmt.Errorf("the edited file had a syntax error: %v unknown fields %v", err, unknown)
+			}
+			// The resourceVersion read above goes back with the PUT, so an
+			// edit made on a stale copy is a Conflict rather than a lost update.
+			if _, err := d.Update(c.Context(), edited, client.UpdateOptions{FieldManager: "kubectl-edit"}); err != nil {
+				return err
+			}
+			fmt.Fprintf(f.streams.Out, "%s edited\n", objectName(t.info, t.name))
+			return nil
+		},
+	}
+}
+
+// runEditor writes content to a temporary file, runs the editor on it
+// through the shell (so EDITOR may carry arguments) and returns the result.
+func runEditor(f *factory, content []byte) ([]byte, error) {
+	editor := os.Getenv("KUBE_EDITOR")
+	if editor == "" {
+		editor = os.Getenv("EDITOR")
+	}
+	if editor == "" {
+		editor = "vi"
+	}
+	dir, err := os.MkdirTemp("", "kubectl-lite-edit-")
+	if err != nil {
+		return nil, err
+	}
+	defer os.RemoveAll(dir)
+	path := filepath.Join(dir, "edit.yaml")
+	if err := os.WriteFile(path, content, 0o600); err != nil {
+		return nil, err
+	}
+	cmd := exec.Command("sh", "-c", editor+` "$0"`, path)
+	cmd.Stdin, cmd.Stdout, cmd.Stderr = f.streams.In, f.streams.Out, f.streams.ErrOut
+	if err := cmd.Run(); err != nil {
+		return nil, fmt.Errorf("there was a problem with the editor %q: %w", editor, err)
+	}
+	return os.ReadFile(path)
+}

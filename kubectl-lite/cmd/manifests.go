@@ -1,0 +1,182 @@
+package cmd
+
+import (
+	"bytes"
+	"encoding/json"
+	"errors"
+	"fmt"
+	"os"
+	"path/filepath"
+	"regexp"
+		"strings"
+
+	"sigs.k8s.io/yaml"
+
+	"kubeloop/api"
+)
+
+// manifest is one object read from a file. It stays a JSON map, not a Go
+// struct, so that apply diffs exactly the fields the user wrote.
+type manifest struct {
+	source string // the file, for messages
+	info   *api.ResourceInfo
+	obj    map[string]any
+}
+
+func (m *manifest) metadata() map[string]any {
+	md, _ := m.obj["metadata"].(map[string]any)
+	if md == nil {
+		md = map[string]any{}
+		m.obj["metadata"] = md
+	}
+	return md
+}
+
+func (m *manifest) name() string {
+	s, _ := m.metadata()["name"].(string)
+	return s
+}
+
+func (m *manifest) namespace() string {
+	s, _ := m.metadata()["namespace"].(string)
+	return s
+}
+
+// typed decodes the manifest into its Go type. A field the type does not
+// have is an error here, where kubectl lets the server reject it
+// (fieldValidation=Strict); our client would otherwise drop it silently.
+func (m *manifest) typed() (api.Object, error) {
+	data, err := json.Marshal(m.obj)
+	if err != nil {
+		return nil, err
+	}
+	obj := m.info.New()
+	unknown, _, err := api.DecodeStrict(data, obj)
+	if err != nil {
+		return nil, fmt.Errorf("error validating %q: %w", m.source, err)
+	}
+	if len(unknown) > 0 {
+		return nil, fmt.Errorf("error validating %q: unknown field %q", m.source, strings.Join(unknown, `", "`))
+	}
+	return obj, nil
+}
+
+// documentSeparator is a YAML "---" line.
+var documentSeparator = regexp.MustCompile(`(?m)^---[ \t]*(#.*)?$`)
+
+// readManifests reads every object in the files, directories (their .yaml,
+// .yml and .json files, not recursively) and "-" (stdin) of paths. Each
+// namespaced object without a namespace gets defaultNS, as kubectl's
+// resource builder does before it records last-applied-configuration.
+func readManifests(f *factory, paths []string, defaultNS string) ([]*manifest, error) {
+	if len(paths) == 0 {
+		return nil, usageErrorf("must specify -f")
+	}
+	var files []string
+	for _, p := range paths {
+		if st, err := os.Stat(p); err == nil && st.IsDir() {
+			entries, err := os.ReadDir(p)
+			if err != nil {
+				return nil, err
+			}
+			for _, e := range entries {
+				if ext := filepath.Ext(e.Name()); ext == ".yaml" || ext == ".yml" || ext == ".json" {
+					files = append(files, filepath.Join(p, e.Name()))
+				}
+			}
+			continue
+		}
+		files = append(files, p)
+	}
+	var out []*manifest
+	for _, file := range files {
+		data, err := f.readInput(file)
+		if err != nil {
+			return nil, fmt.Errorf("the path %q does not exist", file)
+		}
+		source := file
+		if file == "-" {
+			source = "STDIN"
+		}
+		docs := [][]byte{data}
+		if !bytes.HasPrefix(bytes.TrimSpace(data), []byte("{")) {
+			docs = nil
+			for _, d := range documentSeparator.Split(string(data), -1) {
+				docs = append(docs, []byte(d))
+			}
+		}
+		for _, doc := range docs {
+			ms, err := decodeDocument(doc, source, defaultNS)
+			if err != nil {
+				return nil, err
+			}
+			out = append(out, ms...)
+		}
+	}
+	if len(out) == 0 {
+		return nil, errors.New("no objects passed to apply")
+	}
+	return out, nil
+}
+
+// decodeDocument turns one YAML or JSON document into manifests; a kind: List
+// gives one manifest per item.
+func decodeDocument(doc []byte, source, defaultNS string) ([]*manifest, error) {
+	data, err := yaml.YAMLToJSON(doc)
+	if err != nil {
+		return nil, fmt.Errorf("error parsing %s: %w", source, err)
+	}
+	var obj map[string]any
+	if err := json.Unmarshal(data, &obj); err != nil || obj == nil {
+		return nil, nil // an empty document
+	}
+	apiVersion, _ := obj["apiVersion"].(string)
+	kind, _ := obj["kind"].(string)
+	if kind == "List" {
+		items, _ := obj["items"].([]any)
+		var out []*manifest
+		for _, it := range items {
+			b, _ := json.Marshal(it)
+			ms, err := decodeDocument(b, source, defaultNS)
+			if err != nil {
+				return nil, err
+			}
+			out = append(out, ms...)
+		}
+		return out, nil
+	}
+	group, _, _ := strings.Cut(apiVersion, "/")
+	if !strings.Contains(apiVersion, "/") {
+		group = ""
+	}
+	info, ok := api.Builtin().ForKind(group, kind)
+	if !ok || info.GroupVersion() != apiVersion {
+		return nil, fmt.Errorf("resource mapping not found for %q: no matches for kind %q in version %q", source, kind, apiVersion)
+	}
+	m := &manifest{source: source, info: info, obj: obj}
+	if m.name() == "" {
+		return nil, fmt.Errorf("error validating %q: metadata.name is required", source)
+	}
+	if info.Namespaced && m.namespace() == "" {
+		m.metadata()["namespace"] = defaultNS
+	}
+	return []*manifest{m}, nil
+}
+
+// reportedError is an error whose messages were already printed; Run only
+// sets the exit code.
+type reportedError struct{}
+
+func (reportedError) Error() string { return "errors were reported" }
+
+// withContext prefixes a server error's message the way kubectl does
+// ("error when creating "cm.yaml": ..."), keeping its reason.
+func withContext(err error, context string) error {
+	var se *api.StatusError
+	if errors.As(err, &se) {
+		cp := *se
+		cp.ErrStatus.Message = context + ": " + cp.ErrStatus.Message
+		return &cp
+	}
+	return fmt.Errorf("%s: %w", context, err)
+}

@@ -1,0 +1,20 @@
+// Command kubectl-lite is a small kubectl for reading: see package
+// kubeloop/kubectl-lite/cmd for what it does and what it leaves out.
+//
+//	go run ./kubectl-lite get pods -A
+package main
+
+import (
+	"context"
+	"os"
+	"os/signal"
+
+	"kubeloop/kubectl-lite/cmd"
+)
+
+func main() {
+	ctx, stop := signal.NotifyContext(context.Background(), os.Interrupt)
+	code := cmd.Run(ctx, os.Args[1:], cmd.IOStreams{In: os.Stdin, Out: os.Stdout, ErrOut: os.Stderr})
+	stop()
+	os.Exit(code)
+}
