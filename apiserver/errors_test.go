@@ -40,14 +40,16 @@ func TestUnsupportedMediaTypes(t *testing.T) {
 	ns := newNamespace(t)
 	path := "/api/v1/namespaces/" + ns + "/configmaps"
 	do(t, "POST", path, "", cmJSON("cm1", nil))
-	for _, ct := range []string{"text/plain", "application/strategic-merge-patch+json", "application/apply-patch+yaml"} {
+	for _, ct := range []string{"text/plain", "application/apply-patch+yaml"} {
 		resp := do(t, "PATCH", path+"/cm1", ct, `{}`)
 		require.Equal(t, http.StatusUnsupportedMediaType, resp.Code, ct)
 		obj := resp.obj(t)
 		assert.Equal(t, "UnsupportedMediaType", obj["reason"])
 		assert.Equal(t, "Status", obj["kind"])
 	}
-	resp := do(t, "POST", path, "application/yaml", "metadata: {}")
+	resp := do(t, "PATCH", path+"/cm1", applyPatchType, `{}`)
+	assert.Contains(t, resp.obj(t)["message"], "server-side apply is not supported by kubeloop")
+	resp = do(t, "POST", path, "application/yaml", "metadata: {}")
 	assert.Equal(t, http.StatusUnsupportedMediaType, resp.Code)
 }
 

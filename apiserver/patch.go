@@ -8,6 +8,7 @@ import (
 	jsonpatch "github.com/evanphx/json-patch/v5"
 
 	"kubeloop/api"
+	"kubeloop/apiserver/strategicpatch"
 )
 
 // The patch media types.
@@ -34,7 +35,7 @@ func (s *Server) patch(w http.ResponseWriter, r *http.Request, sc *scope) {
 	}
 	var warnings []string
 	out, err := s.updateObject(r.Context(), sc, func(cur api.Object) (api.Object, error) {
-		patched, err := applyPatch(patchType, withTypeMeta(sc.info, cur), data)
+		patched, err := applyPatch(patchType, withTypeMeta(sc.info, cur), data, strategicpatch.ForKind(sc.info.Group, sc.info.Kind))
 		if err != nil {
 			return nil, err
 		}
@@ -61,9 +62,9 @@ func (s *Server) patch(w http.ResponseWriter, r *http.Request, sc *scope) {
 }
 
 // readPatch checks the directive and media type and reads the body.
-// Strategic merge and server-side apply are not implemented yet: they are
-// refused with 415, which kubectl understands ("Server-side apply not
-// available") rather than guessed at.
+// Server-side apply is not implemented: it is refused with 415, which
+// kubectl understands ("Server-side apply not available") rather than
+// guessed at.
 func readPatch(r *http.Request) (directive, patchType string, data []byte, err error) {
 	directive, err = fieldValidation(r, "PatchOptions")
 	if err != nil {
@@ -71,10 +72,10 @@ func readPatch(r *http.Request) (directive, patchType string, data []byte, err e
 	}
 	patchType = mediaType(r.Header.Get("Content-Type"))
 	switch patchType {
-	case mergePatchType, jsonPatchType:
-	case strategicPatchType, applyPatchType:
+	case mergePatchType, jsonPatchType, strategicPatchType:
+	case applyPatchType:
 		se := api.NewUnsupportedMediaType(r.Header.Get("Content-Type"))
-		se.ErrStatus.Message = fmt.Sprintf("the patch type %q is not supported by kubeloop yet; use %s or %s", patchType, mergePatchType, jsonPatchType)
+		se.ErrStatus.Message = "server-side apply is not supported by kubeloop; use client-side apply (kubectl apply without --server-side)"
 		return "", "", nil, se
 	default:
 		return "", "", nil, api.NewUnsupportedMediaType(r.Header.Get("Content-Type"))
@@ -86,10 +87,11 @@ func readPatch(r *http.Request) (directive, patchType string, data []byte, err e
 	return directive, patchType, data, nil
 }
 
-// applyPatch applies a merge or JSON patch to the JSON of cur. A patch that
-// is not valid JSON is 400; one that cannot be applied (a failed test, a
-// missing path) is 422, as in Kubernetes.
-func applyPatch(patchType string, cur api.Object, patch []byte) ([]byte, error) {
+// applyPatch applies a merge, JSON or strategic merge patch (with the
+// kind's schema) to the JSON of cur. A patch that is not valid JSON is 400;
+// one that cannot be applied (a failed test, a missing path, a bad
+// directive) is 422, as in Kubernetes.
+func applyPatch(patchType string, cur api.Object, patch []byte, schema *strategicpatch.Schema) ([]byte, error) {
 	orig, err := json.Marshal(cur)
 	if err != nil {
 		return nil, fmt.Errorf("encode current object: %w", err)
@@ -101,6 +103,15 @@ func applyPatch(patchType string, cur api.Object, patch []byte) ([]byte, error) 
 			return nil, api.NewBadRequest(fmt.Sprintf("error decoding patch: %v", err))
 		}
 		out, err := p.Apply(orig)
+		if err != nil {
+			return nil, patchFailed(err)
+		}
+		return out, nil
+	case strategicPatchType:
+		if !json.Valid(patch) {
+			return nil, api.NewBadRequest("error decoding patch: invalid JSON")
+		}
+		out, err := strategicpatch.Apply(orig, patch, schema)
 		if err != nil {
 			return nil, patchFailed(err)
 		}

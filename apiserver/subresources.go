@@ -36,7 +36,7 @@ func (s *Server) serveScale(w http.ResponseWriter, r *http.Request, sc *scope) {
 		var patch []byte
 		if directive, patchType, patch, err = readPatch(r); err == nil {
 			out, err = s.updateScale(r.Context(), sc, func(cur *api.Scale) (*api.Scale, error) {
-				patched, err := applyPatch(patchType, cur, patch)
+				patched, err := applyPatch(patchType, cur, patch, nil)
 				if err != nil {
 					return nil, err
 				}

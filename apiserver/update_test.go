@@ -9,6 +9,8 @@ import (
 
 	"github.com/stretchr/testify/assert"
 	"github.com/stretchr/testify/require"
+
+	"kubeloop/api"
 )
 
 func TestUpdateWithStaleResourceVersionIsConflict(t *testing.T) {
@@ -176,4 +178,19 @@ func incrementCounter(url string) error {
 		}
 	}
 	return fmt.Errorf("gave up after 1000 conflicts")
+}
+
+func TestStrategicMergePatchMergesContainersByName(t *testing.T) {
+	ns := newNamespace(t)
+	path := "/apis/apps/v1/namespaces/" + ns + "/replicasets"
+	require.Equal(t, http.StatusCreated, do(t, "POST", path, "", rsJSON("rs1", 2)).Code)
+	resp := do(t, "PATCH", path+"/rs1", strategicPatchType,
+		`{"metadata":{"labels":{"added":"yes"}},"spec":{"template":{"spec":{"containers":[{"name":"extra","image":"busybox"}]}}}}`)
+	require.Equal(t, http.StatusOK, resp.Code, resp.Body)
+	var rs api.ReplicaSet
+	resp.decode(t, &rs)
+	require.Len(t, rs.Spec.Template.Spec.Containers, 2, "the patch adds a container by name instead of replacing the list")
+	assert.Equal(t, "yes", rs.Labels["added"])
+	resp = do(t, "PATCH", path+"/rs1", strategicPatchType, `{"spec":{"template":{"spec":{"containers":[{"$patch":"explode","name":"x"}]}}}}`)
+	require.Equal(t, http.StatusUnprocessableEntity, resp.Code, resp.Body)
 }

@@ -1,0 +1,36 @@
+// Package strategicpatch applies Kubernetes strategic merge patches
+// (Content-Type application/strategic-merge-patch+json) to the JSON of an
+// object. It is what makes client-side `kubectl apply` work: kubectl diffs
+// the last applied manifest, the new one and the live object, and sends the
+// difference as a strategic merge patch.
+//
+// Where it sits on the spine: the apiserver's PATCH handler (patch.go)
+// calls Apply inside the read-modify-write of an update, with the Schema of
+// the kind being patched.
+//
+// A strategic merge patch is a JSON merge patch (RFC 7386) that knows the
+// shape of the object: a list with a merge key (containers by name, ports
+// by containerPort, conditions by type) is merged element by element instead
+// of being replaced, a primitive list with the merge strategy (finalizers) is
+// unioned, and directives say what plain JSON cannot:
+//
+//	{"$patch": "replace"}           replace this map (or list) instead of merging
+//	{"$patch": "delete", "name": x}  remove the list element with that key
+//	"$setElementOrder/containers"   the order the list should end up in
+//	"$retainKeys": [...]            drop every other key of this map
+//	"$deleteFromPrimitiveList/f"    remove these values from primitive list f
+//	"field": null                   remove the field
+//
+// Kubernetes counterpart (kubernetes v1.37.2):
+// staging/src/k8s.io/apimachinery/pkg/util/strategicpatch/patch.go
+// (StrategicMergePatch, mergeMap, mergeSlice, mergePatchIntoOriginal,
+// normalizeElementOrder, mergeSortedSlice, applyRetainKeysDirective); the
+// merge keys come from the patchMergeKey/patchStrategy struct tags in
+// staging/src/k8s.io/api/core/v1/types.go and friends.
+//
+// What we simplify: the schema is a small hand-written table of the list
+// fields of the kinds kubeloop serves (schema.go) rather than being read
+// from Go struct tags or OpenAPI; only the server side (applying a patch)
+// is implemented, not the client side (computing one); lists of lists are
+// replaced.
+package strategicpatch

@@ -1,0 +1,144 @@
+package strategicpatch
+
+import (
+	"testing"
+
+	"github.com/stretchr/testify/require"
+)
+
+// The expected results follow Kubernetes' strategicpatch behaviour for the
+// same inputs (staging/src/k8s.io/apimachinery/pkg/util/strategicpatch).
+func TestApplyPodPatches(t *testing.T) {
+	pod := `{"metadata":{"name":"p","labels":{"a":"1","b":"2"},"finalizers":["x","y"]},
+	  "spec":{"containers":[
+	    {"name":"web","image":"nginx:1","ports":[{"containerPort":80},{"containerPort":443}],"env":[{"name":"A","value":"1"}]},
+	    {"name":"side","image":"busybox"}],
+	  "tolerations":[{"key":"k1","operator":"Exists"}]},
+	  "status":{"conditions":[{"type":"Ready","status":"False"},{"type":"PodScheduled","status":"True"}]}}`
+	cases := []struct {
+		name, patch, want string
+	}{
+		{
+			name:  "container merged by name keeps the others",
+			patch: `{"spec":{"containers":[{"name":"web","image":"nginx:2"}]}}`,
+			want: `{"metadata":{"name":"p","labels":{"a":"1","b":"2"},"finalizers":["x","y"]},
+			  "spec":{"containers":[
+			    {"name":"web","image":"nginx:2","ports":[{"containerPort":80},{"containerPort":443}],"env":[{"name":"A","value":"1"}]},
+			    {"name":"side","image":"busybox"}],
+			  "tolerations":[{"key":"k1","operator":"Exists"}]},
+			  "status":{"conditions":[{"type":"Ready","status":"False"},{"type":"PodScheduled","status":"True"}]}}`,
+		},
+		{
+			name: "kubectl apply removing a container and a label, adding one",
+			patch: `{"metadata":{"labels":{"b":null,"c":"3"}},"spec":{
+			  "$setElementOrder/containers":[{"name":"web"},{"name":"new"}],
+			  "containers":[{"name":"new","image":"redis"},{"$patch":"delete","name":"side"}]}}`,
+			want: `{"metadata":{"name":"p","labels":{"a":"1","c":"3"},"finalizers":["x","y"]},
+			  "spec":{"containers":[
+			    {"name":"web","image":"nginx:1","ports":[{"containerPort":80},{"containerPort":443}],"env":[{"name":"A","value":"1"}]},
+			    {"name":"new","image":"redis"}],
+			  "tolerations":[{"key":"k1","operator":"Exists"}]},
+			  "status":{"conditions":[{"type":"Ready","status":"False"},{"type":"PodScheduled","status":"True"}]}}`,
+		},
+		{
+			name:  "setElementOrder reorders without changing contents",
+			patch: `{"spec":{"$setElementOrder/containers":[{"name":"side"},{"name":"web"}]}}`,
+			want: `{"metadata":{"name":"p","labels":{"a":"1","b":"2"},"finalizers":["x","y"]},
+			  "spec":{"containers":[
+			    {"name":"side","image":"busybox"},
+			    {"name":"web","image":"nginx:1","ports":[{"containerPort":80},{"containerPort":443}],"env":[{"name":"A","value":"1"}]}],
+			  "tolerations":[{"key":"k1","operator":"Exists"}]},
+			  "status":{"conditions":[{"type":"Ready","status":"False"},{"type":"PodScheduled","status":"True"}]}}`,
+		},
+		{
+			// Without $setElementOrder, elements the patch names come
+			// first, as in Kubernetes; kubectl apply always sends the order.
+			name:  "ports merge by containerPort, env by name, tolerations replace",
+			patch: `{"spec":{"containers":[{"name":"web","ports":[{"containerPort":80,"name":"http"}],"env":[{"name":"B","value":"2"}]}],"tolerations":[{"key":"k2","operator":"Exists"}]}}`,
+			want: `{"metadata":{"name":"p","labels":{"a":"1","b":"2"},"finalizers":["x","y"]},
+			  "spec":{"containers":[
+			    {"name":"web","image":"nginx:1","ports":[{"containerPort":80,"name":"http"},{"containerPort":443}],"env":[{"name":"B","value":"2"},{"name":"A","value":"1"}]},
+			    {"name":"side","image":"busybox"}],
+			  "tolerations":[{"key":"k2","operator":"Exists"}]},
+			  "status":{"conditions":[{"type":"Ready","status":"False"},{"type":"PodScheduled","status":"True"}]}}`,
+		},
+		{
+			name:  "conditions merge by type; finalizers union and deleteFromPrimitiveList",
+			patch: `{"metadata":{"finalizers":["z"],"$deleteFromPrimitiveList/finalizers":["x"]},"status":{"conditions":[{"type":"Ready","status":"True"}]}}`,
+			want: `{"metadata":{"name":"p","labels":{"a":"1","b":"2"},"finalizers":["z","y"]},
+			  "spec":{"containers":[
+			    {"name":"web","image":"nginx:1","ports":[{"containerPort":80},{"containerPort":443}],"env":[{"name":"A","value":"1"}]},
+			    {"name":"side","image":"busybox"}],
+			  "tolerations":[{"key":"k1","operator":"Exists"}]},
+			  "status":{"conditions":[{"type":"Ready","status":"True"},{"type":"PodScheduled","status":"True"}]}}`,
+		},
+		{
+			name:  "$patch replace on a map and on a list",
+			patch: `{"metadata":{"labels":{"$patch":"replace","only":"me"}},"spec":{"containers":[{"$patch":"replace"},{"name":"solo","image":"x"}]}}`,
+			want: `{"metadata":{"name":"p","labels":{"only":"me"},"finalizers":["x","y"]},
+			  "spec":{"containers":[{"name":"solo","image":"x"}],
+			  "tolerations":[{"key":"k1","operator":"Exists"}]},
+			  "status":{"conditions":[{"type":"Ready","status":"False"},{"type":"PodScheduled","status":"True"}]}}`,
+		},
+		{
+			name:  "$retainKeys drops the unlisted keys",
+			patch: `{"spec":{"$retainKeys":["containers","restartPolicy"],"restartPolicy":"Never"}}`,
+			want: `{"metadata":{"name":"p","labels":{"a":"1","b":"2"},"finalizers":["x","y"]},
+			  "spec":{"containers":[
+			    {"name":"web","image":"nginx:1","ports":[{"containerPort":80},{"containerPort":443}],"env":[{"name":"A","value":"1"}]},
+			    {"name":"side","image":"busybox"}],"restartPolicy":"Never"},
+			  "status":{"conditions":[{"type":"Ready","status":"False"},{"type":"PodScheduled","status":"True"}]}}`,
+		},
+		{
+			name:  "null removes a field, $patch delete empties a map",
+			patch: `{"spec":{"tolerations":null},"status":{"$patch":"delete"}}`,
+			want: `{"metadata":{"name":"p","labels":{"a":"1","b":"2"},"finalizers":["x","y"]},
+			  "spec":{"containers":[
+			    {"name":"web","image":"nginx:1","ports":[{"containerPort":80},{"containerPort":443}],"env":[{"name":"A","value":"1"}]},
+			    {"name":"side","image":"busybox"}]},
+			  "status":{}}`,
+		},
+	}
+	for _, tc := range cases {
+		t.Run(tc.name, func(t *testing.T) {
+			out, err := Apply([]byte(pod), []byte(tc.patch), PodSchema())
+			require.NoError(t, err)
+			require.JSONEq(t, tc.want, string(out))
+		})
+	}
+}
+
+func TestApplyReplicaSetTemplateMergesLikeAPod(t *testing.T) {
+	rs := `{"spec":{"replicas":1,"template":{"metadata":{"labels":{"app":"a"}},"spec":{"containers":[{"name":"a","image":"1"},{"name":"b","image":"1"}]}}}}`
+	patch := `{"spec":{"replicas":3,"template":{"spec":{"containers":[{"name":"b","image":"2"}]}}}}`
+	out, err := Apply([]byte(rs), []byte(patch), ForKind("apps", "ReplicaSet"))
+	require.NoError(t, err)
+	require.JSONEq(t, `{"spec":{"replicas":3,"template":{"metadata":{"labels":{"app":"a"}},"spec":{"containers":[{"name":"a","image":"1"},{"name":"b","image":"2"}]}}}}`, string(out))
+}
+
+func TestApplyUnknownListsAreReplaced(t *testing.T) {
+	out, err := Apply([]byte(`{"data":{"k":"v"},"list":[1,2]}`), []byte(`{"list":[3],"data":{"k2":"v2"}}`), ForKind("", "ConfigMap"))
+	require.NoError(t, err)
+	require.JSONEq(t, `{"data":{"k":"v","k2":"v2"},"list":[3]}`, string(out))
+}
+
+func TestApplyNewListDropsDirectives(t *testing.T) {
+	out, err := Apply([]byte(`{"spec":{}}`), []byte(`{"spec":{"containers":[{"name":"a"},{"$patch":"delete","name":"b"}]}}`), PodSchema())
+	require.NoError(t, err)
+	require.JSONEq(t, `{"spec":{"containers":[{"name":"a"}]}}`, string(out))
+}
+
+func TestApplyRejectsBadPatches(t *testing.T) {
+	for name, patch := range map[string]string{
+		"unknown directive":        `{"spec":{"$patch":"explode"}}`,
+		"element without key":      `{"spec":{"containers":[{"image":"x"}]}}`,
+		"retainKeys violation":     `{"spec":{"$retainKeys":["a"],"b":1}}`,
+		"not an object":            `[1]`,
+		"delete without merge key": `{"spec":{"containers":[{"$patch":"delete"}]}}`,
+	} {
+		t.Run(name, func(t *testing.T) {
+			_, err := Apply([]byte(`{"spec":{"containers":[{"name":"a"}]}}`), []byte(patch), PodSchema())
+			require.ErrorIs(t, err, ErrBadPatch)
+		})
+	}
+}
