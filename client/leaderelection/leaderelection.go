@@ -58,7 +58,11 @@ type LeaderElector struct {
 	reportedID   string
 }
 
-// New checks the config and fills in defaults.
+// New checks the config and fills in defaults (a zero duration means the
+// default). The rules are client-go's NewLeaderElector's: every duration
+// positive, lease duration > renew deadline > 1.2 × retry period, and both
+// callbacks present; we also insist on whole seconds of lease duration
+// because the Lease stores it in seconds.
 func New(cfg Config) (*LeaderElector, error) {
 	if cfg.LeaseDuration == 0 {
 		cfg.LeaseDuration = DefaultLeaseDuration
@@ -70,14 +74,24 @@ func New(cfg Config) (*LeaderElector, error) {
 		cfg.RetryPeriod = DefaultRetryPeriod
 	}
 	switch {
-	case cfg.Client == nil || cfg.Name == "" || cfg.Namespace == "" || cfg.Identity == "":
-		return nil, errors.New("leaderelection: client, namespace, name and identity are required")
+	case cfg.Client == nil:
+		return nil, errors.New("leaderelection: a client is required")
+	case cfg.Namespace == "" || cfg.Name == "":
+		return nil, errors.New("leaderelection: the lease namespace and name are required")
+	case cfg.Identity == "":
+		return nil, errors.New("leaderelection: identity is required")
+	case cfg.LeaseDuration < 0 || cfg.RenewDeadline < 0 || cfg.RetryPeriod < 0:
+		return nil, errors.New("leaderelection: durations must be positive")
+	case cfg.LeaseDuration < time.Second:
+		return nil, errors.New("leaderelection: lease duration must be at least one second")
 	case cfg.LeaseDuration <= cfg.RenewDeadline:
 		return nil, errors.New("leaderelection: lease duration must be greater than renew deadline")
 	case float64(cfg.RenewDeadline) <= jitterFactor*float64(cfg.RetryPeriod):
 		return nil, errors.New("leaderelection: renew deadline must be greater than 1.2 × retry period")
 	case cfg.Callbacks.OnStartedLeading == nil:
 		return nil, errors.New("leaderelection: OnStartedLeading is required")
+	case cfg.Callbacks.OnStoppedLeading == nil:
+		return nil, errors.New("leaderelection: OnStoppedLeading is required")
 	}
 	return &LeaderElector{
 		cfg:    cfg,
@@ -87,20 +101,30 @@ func New(cfg Config) (*LeaderElector, error) {
 }
 
 // Run competes for the lease and, once holding it, runs OnStartedLeading
-// until the lease is lost or ctx ends. It returns when leadership ends.
+// until the lease is lost or ctx ends. OnStoppedLeading is called when Run
+// returns, whether or not it ever led (as in client-go).
+//
+// Unlike client-go, Run waits for OnStartedLeading to return before it
+// releases the lease and returns: with ReleaseOnCancel a successor could
+// otherwise start while our guarded work is still finishing. The price is
+// that OnStartedLeading must honour its context.
 func (le *LeaderElector) Run(ctx context.Context) {
-	defer func() {
-		if le.cfg.Callbacks.OnStoppedLeading != nil {
-			le.cfg.Callbacks.OnStoppedLeading()
-		}
-	}()
+	defer le.cfg.Callbacks.OnStoppedLeading()
 	if !le.acquire(ctx) {
 		return
 	}
 	leadCtx, cancel := context.WithCancel(ctx)
-	defer cancel()
-	go le.cfg.Callbacks.OnStartedLeading(leadCtx)
+	done := make(chan struct{})
+	go func() {
+		defer close(done)
+		le.cfg.Callbacks.OnStartedLeading(leadCtx)
+	}()
 	le.renew(ctx)
+	cancel()
+	<-done
+	if ctx.Err() != nil {
+		le.release()
+	}
 }
 
 // IsLeader reports whether this candidate held the lease at its last check.
@@ -123,7 +147,8 @@ func (le *LeaderElector) acquire(ctx context.Context) bool {
 	}
 }
 
-// renew keeps the lease until a renewal has failed for RenewDeadline.
+// renew keeps the lease until a renewal has failed for RenewDeadline or ctx
+// ends.
 func (le *LeaderElector) renew(ctx context.Context) {
 	for {
 		deadline := time.Now().Add(le.cfg.RenewDeadline)
@@ -137,7 +162,6 @@ func (le *LeaderElector) renew(ctx context.Context) {
 				break
 			}
 			if !sleep(ctx, le.cfg.RetryPeriod) {
-				le.release()
 				return
 			}
 		}
@@ -146,7 +170,6 @@ func (le *LeaderElector) renew(ctx context.Context) {
 			return
 		}
 		if !sleep(ctx, le.cfg.RetryPeriod) {
-			le.release()
 			return
 		}
 	}
@@ -177,8 +200,15 @@ func (le *LeaderElector) tryAcquireOrRenew(ctx context.Context) bool {
 	if current.Spec.HolderIdentity != nil {
 		holder = *current.Spec.HolderIdentity
 	}
+	// Validity is judged with the holder's own lease duration (it may run
+	// with other settings than ours), counted from when we saw the record
+	// change.
+	validFor := le.cfg.LeaseDuration
+	if current.Spec.LeaseDurationSeconds != nil {
+		validFor = time.Duration(*current.Spec.LeaseDurationSeconds) * time.Second
+	}
 	le.mu.Lock()
-	expired := le.observedTime.Add(le.cfg.LeaseDuration).Before(now)
+	expired := le.observedTime.Add(validFor).Before(now)
 	le.mu.Unlock()
 	if holder != "" && holder != le.cfg.Identity && !expired {
 		return false
