@@ -8,7 +8,7 @@ import (
 	"os"
 	"path/filepath"
 	"regexp"
-		"strings"
+	"strings"
 
 	"sigs.k8s.io/yaml"
 

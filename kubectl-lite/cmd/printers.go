@@ -89,7 +89,10 @@ func (p *printer) print(info *api.ResourceInfo, objs []api.Object, single, heade
 // printMixed prints objects that may be of several kinds ("get po/a rs/b"):
 // one table per run of the same kind, or one List for yaml and json.
 func (p *printer) printMixed(objs []api.Object, single bool) error {
-	if p.format == "yaml" || p.format == "json" || p.format == "name" || len(objs) == 0 {
+	if len(objs) == 0 {
+		return nil
+	}
+	if p.format == "yaml" || p.format == "json" || p.format == "name" {
 		return p.print(nil, objs, single, true)
 	}
 	start := 0

@@ -22,7 +22,7 @@ import (
 //	4 RS->>A   sync (status)      9 KL->>KL  containers started
 //	5 RS->>A   pods created      10 KL->>A   pod status
 const (
-	stepWrite, stepStore, stepWatch, stepSync, stepCreate = 1, 2, 3, 4, 5
+	stepWrite, stepStore, stepWatch, stepSync, stepCreate   = 1, 2, 3, 4, 5
 	stepPending, stepBind, stepBound, stepStart, stepStatus = 6, 7, 8, 9, 10
 )
 

@@ -1,0 +1,214 @@
+package cmd
+
+import (
+	"bytes"
+	"context"
+	"flag"
+	"fmt"
+	"log/slog"
+	"os"
+	"path/filepath"
+	"regexp"
+	"strings"
+	"sync"
+	"testing"
+	"time"
+
+	"github.com/stretchr/testify/require"
+
+	"kubeloop/api"
+	"kubeloop/client"
+	"kubeloop/cluster"
+)
+
+var update = flag.Bool("update", false, "rewrite the golden files in testdata/")
+
+// testCluster is one API-only cluster for the package; each test works in
+// a namespace of its own.
+var testCluster *cluster.Cluster
+
+func TestMain(m *testing.M) {
+	flag.Parse()
+	slog.SetDefault(slog.New(slog.NewTextHandler(os.Stderr, &slog.HandlerOptions{Level: slog.LevelWarn})))
+	ctx, cancel := context.WithTimeout(context.Background(), 60*time.Second)
+	c, err := cluster.Start(ctx, cluster.Options{})
+	cancel()
+	if err != nil {
+		fmt.Fprintln(os.Stderr, "start cluster:", err)
+		os.Exit(1)
+	}
+	testCluster = c
+	code := m.Run()
+	c.Stop()
+	os.Exit(code)
+}
+
+// syncBuffer is a bytes.Buffer safe to read while a command writes to it.
+type syncBuffer struct {
+	mu  sync.Mutex
+	buf bytes.Buffer
+}
+
+func (b *syncBuffer) Write(p []byte) (int, error) {
+	b.mu.Lock()
+	defer b.mu.Unlock()
+	return b.buf.Write(p)
+}
+
+func (b *syncBuffer) String() string {
+	b.mu.Lock()
+	defer b.mu.Unlock()
+	return b.buf.String()
+}
+
+// result is what one in-process run of kubectl-lite printed.
+type result struct {
+	out, err string
+	code     int
+}
+
+// kl runs kubectl-lite in-process against the test cluster, in namespace ns.
+func kl(t *testing.T, ns, stdin string, args ...string) result {
+	t.Helper()
+	return klContext(context.Background(), t, ns, stdin, &syncBuffer{}, args...)
+}
+
+func klContext(ctx context.Context, t *testing.T, ns, stdin string, out *syncBuffer, args ...string) result {
+	t.Helper()
+	ctx, cancel := context.WithTimeout(ctx, 30*time.Second)
+	defer cancel()
+	errOut := &syncBuffer{}
+	full := append([]string{"--kubeconfig", testCluster.KubeconfigPath, "-n", ns}, args...)
+	code := Run(ctx, full, IOStreams{In: strings.NewReader(stdin), Out: out, ErrOut: errOut})
+	return result{out: out.String(), err: errOut.String(), code: code}
+}
+
+// mustKL runs kubectl-lite and fails the test if it did not exit 0.
+func mustKL(t *testing.T, ns, stdin string, args ...string) string {
+	t.Helper()
+	r := kl(t, ns, stdin, args...)
+	require.Equal(t, 0, r.code, "kubectl-lite %v: stderr %q", args, r.err)
+	return r.out
+}
+
+// newNamespace creates a namespace named after the test.
+func newNamespace(t *testing.T) string {
+	t.Helper()
+	name := strings.ToLower(regexp.MustCompile(`[^a-zA-Z0-9]+`).ReplaceAllString(t.Name(), "-"))
+	if len(name) > 50 {
+		name = name[:50]
+	}
+	name = strings.Trim(name, "-")
+	_, err := client.For[*api.Namespace](testCluster.Client).Create(context.Background(),
+		&api.Namespace{ObjectMeta: api.ObjectMeta{Name: name}}, client.CreateOptions{})
+	require.NoError(t, err)
+	return name
+}
+
+// The normaliser masks what changes from run to run. Runs of spaces are
+// collapsed because a masked AGE no longer has the width the tabwriter
+// aligned on.
+var volatile = []struct {
+	re   *regexp.Regexp
+	with string
+}{
+	{regexp.MustCompile(`\b\d+[smhdy](\d+[smh])?\b`), "<age>"},
+	{regexp.MustCompile(`\d{4}-\d\d-\d\dT\d\d:\d\d:\d\dZ`), "<time>"},
+	{regexp.MustCompile(`[A-Z][a-z]{2}, \d\d [A-Z][a-z]{2} \d{4} \d\d:\d\d:\d\d [+-]\d{4}`), "<time>"},
+	{regexp.MustCompile(`[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}`), "<uid>"},
+	{regexp.MustCompile(`(resourceVersion"?:\s*"?)\d+`), "${1}<rv>"},
+	{regexp.MustCompile(`rv=\d+\s*`), "rv=<rv> "},
+	{regexp.MustCompile(`resourceVersion \d+`), "resourceVersion <rv>"},
+	{regexp.MustCompile(` {2,}`), "  "},
+	{regexp.MustCompile(`(?m) +$`), ""},
+}
+
+func normalise(s string) string {
+	for _, v := range volatile {
+		s = v.re.ReplaceAllString(s, v.with)
+	}
+	return s
+}
+
+// golden compares normalised output with testdata/<name>.golden; -update
+// rewrites the file instead.
+func golden(t *testing.T, name, got string) {
+	t.Helper()
+	path := filepath.Join("..", "testdata", name+".golden")
+	got = normalise(got)
+	if *update {
+		require.NoError(t, os.WriteFile(path, []byte(got), 0o644))
+		return
+	}
+	want, err := os.ReadFile(path)
+	require.NoError(t, err, "no golden file; run go test ./kubectl-lite/... -update")
+	require.Equal(t, string(want), got)
+}
+
+// writePodStatus stands in for a kubelet: it writes pod status directly.
+func writePodStatus(t *testing.T, ns, name string, mutate func(*api.Pod)) {
+	t.Helper()
+	pods := client.For[*api.Pod](testCluster.Client).Namespace(ns)
+	require.NoError(t, client.RetryOnConflict(client.DefaultRetry, func() error {
+		p, err := pods.Get(context.Background(), name, client.GetOptions{})
+		if err != nil {
+			return err
+		}
+		mutate(p)
+		_, err = pods.UpdateStatus(context.Background(), p, client.UpdateOptions{})
+		return err
+	}))
+}
+
+func runningStatus(ready bool) func(*api.Pod) {
+	return func(p *api.Pod) {
+		p.Status.Phase = api.PodRunning
+		p.Status.PodIP = "10.0.0.7"
+		p.Status.ContainerStatuses = []api.ContainerStatus{{Name: p.Spec.Containers[0].Name, Ready: ready,
+			State: api.ContainerState{Running: &api.ContainerStateRunning{StartedAt: api.Now()}}}}
+	}
+}
+
+func waitingStatus(reason string, restarts int32) func(*api.Pod) {
+	return func(p *api.Pod) {
+		p.Status.Phase = api.PodPending
+		if restarts > 0 {
+			p.Status.Phase = api.PodRunning
+		}
+		p.Status.ContainerStatuses = []api.ContainerStatus{{Name: p.Spec.Containers[0].Name, RestartCount: restarts,
+			State: api.ContainerState{Waiting: &api.ContainerStateWaiting{Reason: reason}}}}
+	}
+}
+
+func podManifest(name, labels string) string {
+	return fmt.Sprintf(`apiVersion: v1
+kind: Pod
+metadata:
+  name: %s
+  labels: {%s}
+spec:
+  containers:
+  - name: app
+    image: nginx:1.27
+`, name, labels)
+}
+
+func rsManifest(name string, replicas int) string {
+	return fmt.Sprintf(`apiVersion: apps/v1
+kind: ReplicaSet
+metadata:
+  name: %s
+  labels: {app: %s}
+spec:
+  replicas: %d
+  selector:
+    matchLabels: {app: %s}
+  template:
+    metadata:
+      labels: {app: %s}
+    spec:
+      containers:
+      - name: app
+        image: nginx:1.27
+`, name, name, replicas, name, name)
+}
