@@ -16,5 +16,7 @@
 // same object, type, reason and message); Kubernetes also groups similar
 // messages and rate-limits noisy sources with a token bucket per object. The
 // buffer is bounded (1000, as in client-go) and a full buffer drops the event
-// with a log line rather than blocking the caller.
+// with a log line rather than blocking the caller. The memory of what was
+// already written is bounded too (4096 keys, oldest forgotten first, where
+// client-go keeps an LRU).
 package record

@@ -6,6 +6,7 @@ import (
 	"fmt"
 	"log/slog"
 	"sync"
+	"sync/atomic"
 	"time"
 
 	"kubeloop/api"
@@ -18,7 +19,15 @@ type EventRecorder interface {
 	Eventf(object api.Object, eventType, reason, messageFmt string, args ...any)
 }
 
-const queueLength = 1000
+const (
+	// queueLength bounds the events waiting to be written (client-go's
+	// maxQueuedEvents).
+	queueLength = 1000
+	// maxSeen bounds the aggregation memory (client-go keeps an LRU of
+	// 4096); when full, the oldest key is forgotten and its next repeat
+	// starts a new Event.
+	maxSeen = 4096
+)
 
 // Recorder writes Events for one component. Start it with Run.
 type Recorder struct {
@@ -29,9 +38,14 @@ type Recorder struct {
 
 	queue chan *api.Event
 	// seen maps an aggregation key to the Event already written for it, so
-	// a repeat becomes a count bump instead of a new Event. Only Run's
-	// goroutine touches it.
-	seen map[string]*api.Event
+	// a repeat becomes a count bump instead of a new Event; seenOrder holds
+	// its keys oldest first, to forget the oldest when full. Only Run's
+	// goroutine touches them.
+	seen      map[string]*api.Event
+	seenOrder []string
+	// dropped counts events lost to a full buffer, so the warning is
+	// logged once per 100 drops rather than once per event.
+	dropped atomic.Int64
 
 	wg   sync.WaitGroup
 	once sync.Once
@@ -74,7 +88,9 @@ func (r *Recorder) Event(object api.Object, eventType, reason, message string) {
 	select {
 	case r.queue <- ev:
 	default:
-		r.log.Warn("event buffer full; dropping event", "object", ref.Namespace+"/"+ref.Name, "reason", reason)
+		if n := r.dropped.Add(1); n%100 == 1 {
+			r.log.Warn("event buffer full; dropping events", "object", ref.Namespace+"/"+ref.Name, "reason", reason, "dropped", n)
+		}
 	}
 }
 
@@ -129,11 +145,28 @@ func (r *Recorder) write(ctx context.Context, ev *api.Event) {
 		delete(r.seen, key)
 	}
 	created, err := ns.Create(ctx, ev, client.CreateOptions{})
+	if api.IsAlreadyExists(err) {
+		// Two events about one object in the same nanosecond share a
+		// name; the second gets a fresh one.
+		ev.Name = fmt.Sprintf("%s.%x", ev.InvolvedObject.Name, time.Now().UnixNano())
+		created, err = ns.Create(ctx, ev, client.CreateOptions{})
+	}
 	if err != nil {
 		r.log.Warn("could not write event", "object", ev.InvolvedObject.Namespace+"/"+ev.InvolvedObject.Name, "reason", ev.Reason, "err", err)
 		return
 	}
-	r.seen[key] = created
+	r.remember(key, created)
+}
+
+func (r *Recorder) remember(key string, ev *api.Event) {
+	if _, ok := r.seen[key]; !ok {
+		if len(r.seenOrder) >= maxSeen {
+			delete(r.seen, r.seenOrder[0])
+			r.seenOrder = r.seenOrder[1:]
+		}
+		r.seenOrder = append(r.seenOrder, key)
+	}
+	r.seen[key] = ev
 }
 
 func aggregationKey(ev *api.Event) string {
