@@ -177,8 +177,8 @@ func New(c *client.Client, opts Options) (*Kubelet, error) {
 // NodeName is the node this kubelet runs.
 func (kl *Kubelet) NodeName() string { return kl.opts.NodeName }
 
-// Run registers the node, then heartbeats, watches its pods and runs them
-// until ctx ends. It returns nil when ctx ends, or the registration error.
+// Run registers the node (retrying until it succeeds), then heartbeats,
+// watches its pods and runs them until ctx ends; it returns nil then.
 // Kubernetes: Kubelet.Run and syncLoop; the sources (apiserver, file, http)
 // collapse to the one informer.
 func (kl *Kubelet) Run(ctx context.Context) error {
@@ -191,6 +191,9 @@ func (kl *Kubelet) Run(ctx context.Context) error {
 	go func() { defer wg.Done(); kl.recorder.Run(ctx) }()
 
 	if err := kl.registerWithAPIServer(ctx); err != nil {
+		if ctx.Err() != nil {
+			return nil // stopped while registering
+		}
 		return err
 	}
 	kl.log.Info("node registered")

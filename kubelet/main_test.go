@@ -82,7 +82,13 @@ func startKubelet(t *testing.T, opts Options) *Kubelet {
 		}
 	}()
 	t.Cleanup(func() { cancel(); wg.Wait() })
-	require.Eventually(t, func() bool { return nodeReady(getNode(t, opts.NodeName)) }, waitFor, tick)
+	// The lease is renewed only after registration; its microsecond
+	// renewTime tells this kubelet from a previous one of the same name.
+	started := time.Now()
+	require.Eventually(t, func() bool {
+		l, err := client.For[*api.Lease](testCluster.Client).Namespace(api.NamespaceNodeLease).Get(testCtx(t), opts.NodeName, client.GetOptions{})
+		return err == nil && l.Spec.RenewTime != nil && l.Spec.RenewTime.After(started) && nodeReady(getNode(t, opts.NodeName))
+	}, waitFor, tick)
 	return kl
 }
 
@@ -111,9 +117,11 @@ func nodeReady(n *api.Node) bool {
 func newNamespace(t *testing.T) string {
 	t.Helper()
 	ns := strings.ToLower(strings.ReplaceAll(t.Name(), "/", "-"))
-	if len(ns) > 60 {
-		ns = ns[:60]
+	if len(ns) > 50 {
+		ns = ns[:50]
 	}
+	// A suffix keeps -count=N runs against the one cluster apart.
+	ns = fmt.Sprintf("%s-%d", ns, time.Now().UnixNano()%1000000)
 	_, err := client.For[*api.Namespace](testCluster.Client).Create(testCtx(t), &api.Namespace{ObjectMeta: api.ObjectMeta{Name: ns}}, client.CreateOptions{})
 	require.NoError(t, err)
 	return ns
