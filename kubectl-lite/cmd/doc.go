@@ -5,8 +5,10 @@
 //
 //	kubectl-lite ──client/ (HTTP)──▶ apiserver ──▶ watchcache ──▶ store ──▶ etcd
 //
-// It is about 1,400 lines of Go without tests (`wc -l kubectl-lite/cmd/*.go
-// kubectl-lite/main.go`, minus _test files; a test keeps it under 1,600).
+// It is about 2,300 lines of Go without tests, comments included (`wc -l` of
+// kubectl-lite/main.go and the non-test files of kubectl-lite/cmd; about
+// 1,950 without blank and comment lines). TestSourceStaysSmall keeps it
+// under 2,400.
 //
 // The commands and their kubectl counterparts (staging/src/k8s.io/kubectl/pkg/cmd
 // at v1.37.2):

@@ -119,7 +119,7 @@ var volatile = []struct {
 	{regexp.MustCompile(`(resourceVersion"?:\s*"?)\d+`), "${1}<rv>"},
 	{regexp.MustCompile(`rv=\d+\s*`), "rv=<rv> "},
 	{regexp.MustCompile(`resourceVersion \d+`), "resourceVersion <rv>"},
-	{regexp.MustCompile(` {2,}`), "  "},
+	{regexp.MustCompile(`(\S) {2,}`), "$1  "},
 	{regexp.MustCompile(`(?m) +$`), ""},
 }
 

@@ -203,8 +203,10 @@ func (s *spine) onPod(typ api.EventType, pod *api.Pod) {
 	if prev != nil && prev.DeletionTimestamp == nil && pod.DeletionTimestamp != nil {
 		s.print(stepWatch, rv, "A-->>KL", "%s is terminating", what)
 	}
-	if prev == nil || podStatus(prev) != podStatus(pod) || readyCount(prev) != readyCount(pod) {
-		if pod.Status.Phase != "" {
+	// A new pod's Pending phase is the apiserver's default, not a report:
+	// only changes after creation are the kubelet's.
+	if prev != nil && (podStatus(prev) != podStatus(pod) || readyCount(prev) != readyCount(pod)) {
+		{
 			s.print(stepStatus, rv, "KL->>A", "%s status %s, ready %d/%d", what, podStatus(pod), readyCount(pod), len(pod.Spec.Containers))
 		}
 	}
