@@ -44,7 +44,7 @@ func (s *Scheduler) scheduleOne(ctx context.Context) bool {
 	defer func() { s.attemptDuration.Observe(s.clock.Since(start).Seconds()) }()
 
 	s.cache.UpdateSnapshot(s.snapshot)
-	result, err := s.schedulePod(ctx, pod)
+	result, err := s.schedulePod(ctx, pInfo.PodInfo)
 	if err != nil {
 		s.handleSchedulingFailure(ctx, pInfo, err)
 		return true
@@ -68,7 +68,7 @@ func (s *Scheduler) scheduleOne(ctx context.Context) bool {
 
 // schedulePod filters and scores the nodes of the snapshot and picks one.
 // Kubernetes: schedule_one.go, schedulePod.
-func (s *Scheduler) schedulePod(ctx context.Context, pod *api.Pod) (scheduleResult, error) {
+func (s *Scheduler) schedulePod(ctx context.Context, pod *framework.PodInfo) (scheduleResult, error) {
 	nodes := s.snapshot.NodeInfos()
 	if len(nodes) == 0 {
 		return scheduleResult{}, ErrNoNodesAvailable
@@ -78,7 +78,7 @@ func (s *Scheduler) schedulePod(ctx context.Context, pod *api.Pod) (scheduleResu
 		return scheduleResult{}, err
 	}
 	if len(feasible) == 0 {
-		return scheduleResult{}, &framework.FitError{Pod: pod, NumAllNodes: len(nodes), Diagnosis: diagnosis}
+		return scheduleResult{}, &framework.FitError{Pod: pod.Pod, NumAllNodes: len(nodes), Diagnosis: diagnosis}
 	}
 	// One node fits: scoring cannot change the answer.
 	if len(feasible) == 1 {
@@ -96,7 +96,7 @@ func (s *Scheduler) schedulePod(ctx context.Context, pod *api.Pod) (scheduleResu
 // nodes in parallel and stops once it has found "enough" feasible ones
 // (percentageOfNodesToScore); with tens of nodes we check them all, in
 // order. A filter error aborts the attempt.
-func (s *Scheduler) findNodesThatFitPod(ctx context.Context, pod *api.Pod, nodes []*framework.NodeInfo) ([]*framework.NodeInfo, framework.Diagnosis, error) {
+func (s *Scheduler) findNodesThatFitPod(ctx context.Context, pod *framework.PodInfo, nodes []*framework.NodeInfo) ([]*framework.NodeInfo, framework.Diagnosis, error) {
 	diagnosis := framework.Diagnosis{NodeToStatus: map[string]*framework.Status{}, UnschedulablePlugins: map[string]bool{}}
 	feasible := make([]*framework.NodeInfo, 0, len(nodes))
 	for _, n := range nodes {
@@ -116,7 +116,7 @@ func (s *Scheduler) findNodesThatFitPod(ctx context.Context, pod *api.Pod, nodes
 
 // prioritizeNodes runs the score plugins (normalized and weighted) and
 // returns each feasible node's total. Kubernetes: prioritizeNodes.
-func (s *Scheduler) prioritizeNodes(ctx context.Context, pod *api.Pod, nodes []*framework.NodeInfo) (framework.NodeScoreList, error) {
+func (s *Scheduler) prioritizeNodes(ctx context.Context, pod *framework.PodInfo, nodes []*framework.NodeInfo) (framework.NodeScoreList, error) {
 	if !s.fwk.HasScorePlugins() {
 		scores := make(framework.NodeScoreList, len(nodes))
 		for i, n := range nodes {
@@ -160,7 +160,10 @@ func (s *Scheduler) bindingCycle(ctx context.Context, pInfo *QueuedPodInfo, assu
 		ObjectMeta: api.ObjectMeta{Namespace: assumed.Namespace, Name: assumed.Name, UID: assumed.UID},
 		Target:     api.ObjectReference{Kind: "Node", Name: result.host},
 	}
-	if err := s.bind(ctx, binding); err != nil {
+	s.bindSlots <- struct{}{}
+	err := s.bind(ctx, binding)
+	<-s.bindSlots
+	if err != nil {
 		if ferr := s.cache.ForgetPod(assumed); ferr != nil {
 			s.log.Error("cache: forget pod", "pod", podKey(assumed), "err", ferr)
 		}

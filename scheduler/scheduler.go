@@ -69,7 +69,17 @@ type Scheduler struct {
 	bind func(ctx context.Context, b *api.Binding) error
 	// inFlight counts the binding and status goroutines Run waits for.
 	inFlight sync.WaitGroup
+	// bindSlots caps the bindings under way (see maxConcurrentBinds).
+	bindSlots chan struct{}
 }
+
+// maxConcurrentBinds bounds the binding requests in flight. The scheduling
+// loop never waits for it (each binding has its own goroutine, as in
+// Kubernetes); without a bound, a burst of a thousand pods opens a
+// thousand connections to the apiserver at once, more than its idle pool
+// keeps, and the dialling costs more than it overlaps. Kubernetes relies
+// on the client's QPS limit instead.
+const maxConcurrentBinds = 64
 
 // New wires the pod and node informers of factory to the scheduler's cache
 // and queue. The caller starts the factory (after New, so the informers
@@ -120,6 +130,7 @@ func New(c *client.Client, factory *informer.SharedInformerFactory, recorder rec
 		podLister:       podInformer.Lister(),
 		synced:          []func() bool{podInformer.HasSynced, nodeInformer.HasSynced},
 		attemptDuration: attempt,
+		bindSlots:       make(chan struct{}, maxConcurrentBinds),
 	}
 	s.bind = func(ctx context.Context, b *api.Binding) error {
 		return client.For[*api.Pod](s.client).Namespace(b.Namespace).Bind(ctx, b, client.CreateOptions{})

@@ -3,8 +3,6 @@ package framework
 import (
 	"context"
 	"fmt"
-
-	"kubeloop/api"
 )
 
 // PluginEntry is one line of the plugin registry: the plugin and, if it
@@ -63,7 +61,7 @@ func (f *Framework) HasScorePlugins() bool { return len(f.scorePlugins) > 0 }
 // RunFilterPlugins runs the filters in order on one node and returns the
 // first non-success status, as Kubernetes does: the diagnosis of a node
 // names the first plugin that rejected it, not all of them.
-func (f *Framework) RunFilterPlugins(ctx context.Context, pod *api.Pod, nodeInfo *NodeInfo) *Status {
+func (f *Framework) RunFilterPlugins(ctx context.Context, pod *PodInfo, nodeInfo *NodeInfo) *Status {
 	for _, pl := range f.filterPlugins {
 		if st := pl.Filter(ctx, pod, nodeInfo); !st.IsSuccess() {
 			return st.WithPlugin(pl.Name())
@@ -75,7 +73,7 @@ func (f *Framework) RunFilterPlugins(ctx context.Context, pod *api.Pod, nodeInfo
 // RunScorePlugins scores every node with every score plugin, normalizes,
 // applies the weights and returns the total per node, in the order of
 // nodes.
-func (f *Framework) RunScorePlugins(ctx context.Context, pod *api.Pod, nodes []*NodeInfo) (NodeScoreList, *Status) {
+func (f *Framework) RunScorePlugins(ctx context.Context, pod *PodInfo, nodes []*NodeInfo) (NodeScoreList, *Status) {
 	totals := make(NodeScoreList, len(nodes))
 	for i, n := range nodes {
 		totals[i].Name = n.Node().Name

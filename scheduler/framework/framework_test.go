@@ -33,7 +33,7 @@ type constScore struct {
 }
 
 func (c constScore) Name() string { return c.name }
-func (c constScore) Score(_ context.Context, _ *api.Pod, n *NodeInfo) (int64, *Status) {
+func (c constScore) Score(_ context.Context, _ *PodInfo, n *NodeInfo) (int64, *Status) {
 	return int64(len(n.Node().Name)), nil
 }
 func (c constScore) ScoreExtensions() ScoreExtensions {
@@ -42,7 +42,7 @@ func (c constScore) ScoreExtensions() ScoreExtensions {
 	}
 	return nil
 }
-func (c constScore) NormalizeScore(_ context.Context, _ *api.Pod, scores NodeScoreList) *Status {
+func (c constScore) NormalizeScore(_ context.Context, _ *PodInfo, scores NodeScoreList) *Status {
 	for i := range scores {
 		scores[i].Score *= 2
 	}
@@ -60,7 +60,7 @@ func TestRunScorePluginsNormalizesThenWeights(t *testing.T) {
 		n.SetNode(&api.Node{ObjectMeta: api.ObjectMeta{Name: name}})
 		return n
 	}
-	scores, st := fwk.RunScorePlugins(context.Background(), &api.Pod{}, []*NodeInfo{mk("a"), mk("bbb")})
+	scores, st := fwk.RunScorePlugins(context.Background(), NewPodInfo(&api.Pod{}), []*NodeInfo{mk("a"), mk("bbb")})
 	require.True(t, st.IsSuccess())
 	assert.Equal(t, NodeScoreList{{Name: "a", Score: 1 + 2*3}, {Name: "bbb", Score: 3 + 6*3}}, scores)
 }

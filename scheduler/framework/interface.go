@@ -4,8 +4,6 @@ import (
 	"context"
 	"errors"
 	"strings"
-
-	"kubeloop/api"
 )
 
 // The bounds of a node score, as in Kubernetes: a Score plugin returns a
@@ -121,10 +119,16 @@ type Plugin interface {
 
 // FilterPlugin decides whether a pod may run on a node. It must not change
 // the pod or the NodeInfo: both are shared with the rest of the cycle.
+//
+// Plugins receive a PodInfo, the pod with its requests already summed.
+// Kubernetes passes the *v1.Pod and has plugins compute such things once
+// per cycle in PreFilter/PreScore, kept in a CycleState; we have neither
+// extension point, and parsing quantities per node per plugin was most of
+// a scheduling cycle's cost.
 // Kubernetes: pkg/scheduler/framework/interface.go, FilterPlugin.
 type FilterPlugin interface {
 	Plugin
-	Filter(ctx context.Context, pod *api.Pod, nodeInfo *NodeInfo) *Status
+	Filter(ctx context.Context, pod *PodInfo, nodeInfo *NodeInfo) *Status
 }
 
 // ScorePlugin ranks a node that passed every filter. Higher is better.
@@ -132,7 +136,7 @@ type FilterPlugin interface {
 // [MinNodeScore, MaxNodeScore].
 type ScorePlugin interface {
 	Plugin
-	Score(ctx context.Context, pod *api.Pod, nodeInfo *NodeInfo) (int64, *Status)
+	Score(ctx context.Context, pod *PodInfo, nodeInfo *NodeInfo) (int64, *Status)
 	ScoreExtensions() ScoreExtensions
 }
 
@@ -140,7 +144,7 @@ type ScorePlugin interface {
 // feasible node has one (for example "fewest untolerated taints" turned
 // into 0..100).
 type ScoreExtensions interface {
-	NormalizeScore(ctx context.Context, pod *api.Pod, scores NodeScoreList) *Status
+	NormalizeScore(ctx context.Context, pod *PodInfo, scores NodeScoreList) *Status
 }
 
 // NodeScore is one node's score.

@@ -4,7 +4,6 @@ import (
 	"context"
 	"math"
 
-	"kubeloop/api"
 	"kubeloop/scheduler/framework"
 )
 
@@ -21,8 +20,8 @@ type BalancedAllocation struct{}
 func (BalancedAllocation) Name() string { return "NodeResourcesBalancedAllocation" }
 
 // Score computes the balance after placing the pod.
-func (BalancedAllocation) Score(_ context.Context, pod *api.Pod, nodeInfo *framework.NodeInfo) (int64, *framework.Status) {
-	podReq := framework.NewPodInfo(pod).Requests
+func (BalancedAllocation) Score(_ context.Context, pod *framework.PodInfo, nodeInfo *framework.NodeInfo) (int64, *framework.Status) {
+	podReq := pod.Requests
 	if podReq.MilliCPU == 0 && podReq.Memory == 0 {
 		return 0, nil
 	}

@@ -3,7 +3,6 @@ package plugins
 import (
 	"context"
 
-	"kubeloop/api"
 	"kubeloop/scheduler/framework"
 )
 
@@ -13,8 +12,8 @@ import (
 // counts non-zero requests, so pods that request nothing still spread.
 // Kubernetes: noderesources/least_allocated.go, leastResourceScorer, and
 // resource_allocation.go (requests with useRequested=false).
-func (NodeResourcesFit) Score(_ context.Context, pod *api.Pod, nodeInfo *framework.NodeInfo) (int64, *framework.Status) {
-	podReq := framework.NewPodInfo(pod).NonZeroRequests
+func (NodeResourcesFit) Score(_ context.Context, pod *framework.PodInfo, nodeInfo *framework.NodeInfo) (int64, *framework.Status) {
+	podReq := pod.NonZeroRequests
 	requested := []int64{
 		nodeInfo.NonZeroRequested.MilliCPU + podReq.MilliCPU,
 		nodeInfo.NonZeroRequested.Memory + podReq.Memory,

@@ -24,8 +24,8 @@ type NodeAffinity struct{}
 func (NodeAffinity) Name() string { return "NodeAffinity" }
 
 // Filter checks the selector and the required terms.
-func (NodeAffinity) Filter(_ context.Context, pod *api.Pod, nodeInfo *framework.NodeInfo) *framework.Status {
-	if !requiredNodeAffinityMatches(pod, nodeInfo.Node()) {
+func (NodeAffinity) Filter(_ context.Context, pod *framework.PodInfo, nodeInfo *framework.NodeInfo) *framework.Status {
+	if !requiredNodeAffinityMatches(pod.Pod, nodeInfo.Node()) {
 		return framework.NewStatus(framework.Unschedulable, ErrReasonNodeAffinity)
 	}
 	return nil

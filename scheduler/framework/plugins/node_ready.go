@@ -27,7 +27,7 @@ type NodeReady struct{}
 func (NodeReady) Name() string { return "NodeReady" }
 
 // Filter rejects a node that is not Ready.
-func (NodeReady) Filter(_ context.Context, pod *api.Pod, nodeInfo *framework.NodeInfo) *framework.Status {
+func (NodeReady) Filter(_ context.Context, pod *framework.PodInfo, nodeInfo *framework.NodeInfo) *framework.Status {
 	status := api.ConditionUnknown
 	for _, c := range nodeInfo.Node().Status.Conditions {
 		if c.Type == api.NodeReady {
@@ -44,7 +44,7 @@ func (NodeReady) Filter(_ context.Context, pod *api.Pod, nodeInfo *framework.Nod
 	if status == api.ConditionUnknown {
 		key = api.TaintNodeUnreachable
 	}
-	if tolerates(pod.Spec.Tolerations, api.Taint{Key: key, Effect: api.TaintEffectNoSchedule}) {
+	if tolerates(pod.Pod.Spec.Tolerations, api.Taint{Key: key, Effect: api.TaintEffectNoSchedule}) {
 		return nil
 	}
 	return framework.NewStatus(framework.Unschedulable, ErrReasonNotReady)

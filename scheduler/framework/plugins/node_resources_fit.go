@@ -3,7 +3,6 @@ package plugins
 import (
 	"context"
 
-	"kubeloop/api"
 	"kubeloop/scheduler/framework"
 )
 
@@ -27,8 +26,8 @@ func (NodeResourcesFit) Name() string { return "NodeResourcesFit" }
 
 // Filter reports every resource that does not fit, so one node can count
 // towards several reasons ("2 Insufficient cpu, 2 Insufficient memory").
-func (NodeResourcesFit) Filter(_ context.Context, pod *api.Pod, nodeInfo *framework.NodeInfo) *framework.Status {
-	reasons := insufficientResources(framework.NewPodInfo(pod).Requests, nodeInfo)
+func (NodeResourcesFit) Filter(_ context.Context, pod *framework.PodInfo, nodeInfo *framework.NodeInfo) *framework.Status {
+	reasons := insufficientResources(pod.Requests, nodeInfo)
 	if len(reasons) == 0 {
 		return nil
 	}

@@ -20,12 +20,12 @@ type NodeUnschedulable struct{}
 func (NodeUnschedulable) Name() string { return "NodeUnschedulable" }
 
 // Filter rejects a cordoned node.
-func (NodeUnschedulable) Filter(_ context.Context, pod *api.Pod, nodeInfo *framework.NodeInfo) *framework.Status {
+func (NodeUnschedulable) Filter(_ context.Context, pod *framework.PodInfo, nodeInfo *framework.NodeInfo) *framework.Status {
 	if !nodeInfo.Node().Spec.Unschedulable {
 		return nil
 	}
 	taint := api.Taint{Key: api.TaintNodeUnschedulable, Effect: api.TaintEffectNoSchedule}
-	if tolerates(pod.Spec.Tolerations, taint) {
+	if tolerates(pod.Pod.Spec.Tolerations, taint) {
 		return nil
 	}
 	return framework.NewStatus(framework.Unschedulable, ErrReasonUnschedulable)

@@ -59,7 +59,7 @@ func TestNodeResourcesFitReportsEveryShortResource(t *testing.T) {
 	}
 	for _, tc := range cases {
 		t.Run(tc.name, func(t *testing.T) {
-			st := NodeResourcesFit{}.Filter(context.Background(), tc.pod, tc.node)
+			st := NodeResourcesFit{}.Filter(context.Background(), framework.NewPodInfo(tc.pod), tc.node)
 			assert.Equal(t, tc.expected, st.Reasons())
 			assert.Equal(t, tc.expected == nil, st.IsSuccess())
 		})
@@ -93,7 +93,7 @@ func TestNodeUnschedulableAndNodeReady(t *testing.T) {
 	}
 	for _, tc := range cases {
 		t.Run(tc.name, func(t *testing.T) {
-			st := tc.plugin.Filter(context.Background(), tc.pod, nodeInfo(tc.node))
+			st := tc.plugin.Filter(context.Background(), framework.NewPodInfo(tc.pod), nodeInfo(tc.node))
 			assert.Equal(t, tc.reason, st.Message())
 		})
 	}
@@ -128,7 +128,7 @@ func TestTaintTolerationRejectsUntoleratedNoScheduleAndNoExecute(t *testing.T) {
 	}
 	for _, tc := range cases {
 		t.Run(tc.name, func(t *testing.T) {
-			st := TaintToleration{}.Filter(context.Background(), tc.pod, nodeInfo(tc.node))
+			st := TaintToleration{}.Filter(context.Background(), framework.NewPodInfo(tc.pod), nodeInfo(tc.node))
 			if tc.rejected {
 				assert.Equal(t, []string{ErrReasonUntoleratedTaint}, st.Reasons())
 			} else {
@@ -185,7 +185,7 @@ func TestNodeAffinityMatchesSelectorAndRequiredTerms(t *testing.T) {
 	}
 	for _, tc := range cases {
 		t.Run(tc.name, func(t *testing.T) {
-			st := NodeAffinity{}.Filter(context.Background(), tc.pod, nodeInfo(n))
+			st := NodeAffinity{}.Filter(context.Background(), framework.NewPodInfo(tc.pod), nodeInfo(n))
 			if tc.match {
 				assert.True(t, st.IsSuccess(), st.Message())
 			} else {
@@ -213,7 +213,7 @@ func TestLeastAllocatedPrefersEmptierNodes(t *testing.T) {
 	}
 	for _, tc := range cases {
 		t.Run(tc.name, func(t *testing.T) {
-			s, st := NodeResourcesFit{}.Score(context.Background(), tc.pod, tc.node)
+			s, st := NodeResourcesFit{}.Score(context.Background(), framework.NewPodInfo(tc.pod), tc.node)
 			require.True(t, st.IsSuccess())
 			assert.Equal(t, tc.expected, s)
 		})
@@ -236,7 +236,7 @@ func TestBalancedAllocationPrefersEvenUse(t *testing.T) {
 	}
 	for _, tc := range cases {
 		t.Run(tc.name, func(t *testing.T) {
-			s, st := BalancedAllocation{}.Score(context.Background(), tc.pod, tc.node)
+			s, st := BalancedAllocation{}.Score(context.Background(), framework.NewPodInfo(tc.pod), tc.node)
 			require.True(t, st.IsSuccess())
 			assert.Equal(t, tc.expected, s)
 		})
@@ -252,7 +252,7 @@ func TestDefaultRegistryBuildsAFramework(t *testing.T) {
 	// that is also full reports only "unschedulable".
 	n := node("n", "1", "1Gi", "10")
 	n.Spec.Unschedulable = true
-	st := fwk.RunFilterPlugins(context.Background(), pod("p", "2", ""), nodeInfo(n))
+	st := fwk.RunFilterPlugins(context.Background(), framework.NewPodInfo(pod("p", "2", "")), nodeInfo(n))
 	assert.Equal(t, "NodeUnschedulable", st.Plugin())
 	assert.Equal(t, []string{ErrReasonUnschedulable}, st.Reasons())
 }

@@ -25,17 +25,17 @@ type TaintToleration struct{}
 func (TaintToleration) Name() string { return "TaintToleration" }
 
 // Filter rejects the node at its first untolerated taint.
-func (TaintToleration) Filter(ctx context.Context, pod *api.Pod, nodeInfo *framework.NodeInfo) *framework.Status {
+func (TaintToleration) Filter(ctx context.Context, pod *framework.PodInfo, nodeInfo *framework.NodeInfo) *framework.Status {
 	node := nodeInfo.Node()
 	for _, taint := range node.Spec.Taints {
 		if taint.Effect != api.TaintEffectNoSchedule && taint.Effect != api.TaintEffectNoExecute {
 			continue
 		}
-		if tolerates(pod.Spec.Tolerations, taint) {
+		if tolerates(pod.Pod.Spec.Tolerations, taint) {
 			continue
 		}
 		slog.DebugContext(ctx, "node had untolerated taint", "component", "scheduler",
-			"pod", pod.Namespace+"/"+pod.Name, "node", node.Name, "taint", taint.Key+"="+taint.Value+":"+string(taint.Effect))
+			"pod", pod.Pod.Namespace+"/"+pod.Pod.Name, "node", node.Name, "taint", taint.Key+"="+taint.Value+":"+string(taint.Effect))
 		return framework.NewStatus(framework.Unschedulable, ErrReasonUntoleratedTaint)
 	}
 	return nil
