@@ -2,6 +2,7 @@ package controllers
 
 import (
 	"kubeloop/api"
+	"kubeloop/controllers/nodelifecycle"
 	"kubeloop/controllers/replicaset"
 	"kubeloop/informer"
 )
@@ -14,6 +15,11 @@ func KnownControllers() map[string]InitFunc {
 			return replicaset.NewController(cc.Client,
 				informer.For[*api.ReplicaSet](cc.Informers), informer.For[*api.Pod](cc.Informers),
 				cc.Recorder, replicaset.Options{MetricsProvider: cc.Metrics}), nil
+		},
+		"nodelifecycle": func(cc Context) (Runner, error) {
+			return nodelifecycle.NewController(cc.Client,
+				informer.For[*api.Node](cc.Informers), informer.For[*api.Lease](cc.Informers), informer.For[*api.Pod](cc.Informers),
+				cc.Recorder, nodelifecycle.Options{MetricsProvider: cc.Metrics}), nil
 		},
 	}
 }

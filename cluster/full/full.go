@@ -16,6 +16,7 @@ import (
 
 	"kubeloop/cluster"
 	"kubeloop/controllers"
+	"kubeloop/kubelet"
 )
 
 // Options choose the standard components.
@@ -25,6 +26,9 @@ type Options struct {
 	Controllers []string
 	// Nodes is the number of simulated nodes.
 	Nodes int
+	// Kubelet is the template of every node's options; NodeName and
+	// PodCIDR are filled in per node.
+	Kubelet kubelet.Options
 }
 
 // ControllerManagerName is the controller manager's component name, for
@@ -47,7 +51,39 @@ func Components(opts Options) ([]cluster.Component, error) {
 	if err != nil {
 		return nil, err
 	}
-	return []cluster.Component{cm}, nil
+	comps := []cluster.Component{cm}
+	for i := 0; i < opts.Nodes; i++ {
+		comps = append(comps, Node(NodeName(i), i, opts.Kubelet))
+	}
+	return comps, nil
+}
+
+// NodeName is the name of the i-th simulated node: node-1, node-2, ...
+func NodeName(i int) string { return fmt.Sprintf("node-%d", i+1) }
+
+// KubeletComponentName is the component name of a node's kubelet, for
+// Cluster.StopComponent (simulating a lost node).
+func KubeletComponentName(node string) string { return "kubelet-" + node }
+
+// Node is one simulated node's kubelet as a cluster component. index picks
+// its pod CIDR (10.244.<index>.0/24) so pod IPs never collide.
+func Node(name string, index int, template kubelet.Options) cluster.Component {
+	opts := template
+	opts.NodeName = name
+	if opts.PodCIDR == "" {
+		opts.PodCIDR = fmt.Sprintf("10.%d.%d.0/24", 244+index/256, index%256)
+	}
+	return cluster.Component{Name: KubeletComponentName(name), Run: func(ctx context.Context, c *cluster.Cluster) error {
+		cl, err := c.NewClient(KubeletComponentName(name))
+		if err != nil {
+			return err
+		}
+		kl, err := kubelet.New(cl, opts)
+		if err != nil {
+			return err
+		}
+		return kl.Run(ctx)
+	}}
 }
 
 // ControllerManager is the controller manager as a cluster component.
