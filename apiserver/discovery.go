@@ -71,6 +71,10 @@ func (s *Server) serveDiscovery(w http.ResponseWriter, r *http.Request, ri *requ
 		return
 	}
 	switch {
+	case ri.APIPrefix == "api" && ri.APIVersion == "" && wantsAggregatedDiscovery(r):
+		writeAggregatedDiscovery(w, s.aggregatedDiscovery(true))
+	case ri.APIPrefix == "apis" && len(ri.Parts) == 0 && wantsAggregatedDiscovery(r):
+		writeAggregatedDiscovery(w, s.aggregatedDiscovery(false))
 	case ri.APIPrefix == "api" && ri.APIVersion == "":
 		writeJSON(w, http.StatusOK, apiVersions{
 			Kind: "APIVersions", Versions: []string{"v1"},

@@ -13,9 +13,18 @@ import (
 // get answers GET on one object (and on its status subresource, which
 // reads the same object). Kubernetes: endpoints/handlers/get.go, GetResource.
 func (s *Server) get(w http.ResponseWriter, r *http.Request, sc *scope) {
+	tr, err := wantsTable(r)
+	if err != nil {
+		writeStatus(w, err)
+		return
+	}
 	obj, err := sc.storage.Get(r.Context(), sc.key(), getOptions(r))
 	if err != nil {
 		writeStatus(w, err)
+		return
+	}
+	if tr != nil && sc.ri.Subresource == "" {
+		writeJSON(w, http.StatusOK, tr.toTable(sc.info, []api.Object{obj}, api.ListMeta{ResourceVersion: obj.GetObjectMeta().ResourceVersion}))
 		return
 	}
 	writeJSON(w, http.StatusOK, withTypeMeta(sc.info, obj))
@@ -29,9 +38,19 @@ func (s *Server) list(w http.ResponseWriter, r *http.Request, sc *scope) {
 		writeStatus(w, err)
 		return
 	}
+	tr, err := wantsTable(r)
+	if err != nil {
+		writeStatus(w, err)
+		return
+	}
 	res, err := sc.storage.List(r.Context(), sc.prefix(), opts)
 	if err != nil {
 		writeStatus(w, err)
+		return
+	}
+	if tr != nil {
+		lm := api.ListMeta{ResourceVersion: strconv.FormatUint(res.ResourceVersion, 10), Continue: res.Continue, RemainingItemCount: res.RemainingItemCount}
+		writeJSON(w, http.StatusOK, tr.toTable(sc.info, res.Items, lm))
 		return
 	}
 	writeJSON(w, http.StatusOK, toList(sc.info, res))

@@ -39,6 +39,8 @@ func (s *Server) buildHandler(reg *prometheus.Registry) http.Handler {
 	mux.HandleFunc("/livez", s.serveHealth)
 	mux.HandleFunc("/readyz", s.serveReady)
 	mux.HandleFunc("/version", s.serveVersion)
+	mux.HandleFunc("/openapi/v3", s.serveOpenAPIV3)
+	mux.HandleFunc("/openapi/v3/", s.serveOpenAPIV3)
 	mux.HandleFunc("/", s.serveAPI)
 	return s.withRecovery(mux)
 }

@@ -67,6 +67,7 @@ type Server struct {
 	// readyChecks run for /readyz and WaitReady (etcd answers, caches synced).
 	readyChecks []func(ctx context.Context) error
 	handler     http.Handler
+	openapi     *openAPIDocs
 
 	// ctx lives as long as the server; cancelling it ends watches and the
 	// background namespace finalizer.
@@ -123,6 +124,10 @@ func New(cfg Config) (*Server, error) {
 	s.admission = cfg.Admission
 	if s.admission == nil {
 		s.admission = admission.NewDefaultChain(namespaceGetter{s})
+	}
+	if s.openapi, err = newOpenAPIDocs(s.reg); err != nil {
+		cancel()
+		return nil, err
 	}
 	s.handler = s.buildHandler(cfg.Metrics)
 

@@ -30,6 +30,11 @@ func (s *Server) watch(w http.ResponseWriter, r *http.Request, sc *scope) {
 		writeStatus(w, err)
 		return
 	}
+	tr, err := wantsTable(r)
+	if err != nil {
+		writeStatus(w, err)
+		return
+	}
 	if sc.ri.Name != "" {
 		// A watch on one object's URL is a watch on its collection with
 		// metadata.name fixed.
@@ -87,7 +92,12 @@ func (s *Server) watch(w http.ResponseWriter, r *http.Request, sc *scope) {
 			if !ok {
 				return
 			}
-			if err := enc.Encode(watchEvent{Type: ev.Type, Object: eventObject(sc.info, ev)}); err != nil {
+			obj := eventObject(sc.info, ev)
+			if tr != nil && ev.Object != nil && ev.Type != api.Bookmark && ev.Type != api.Error {
+				// Each event is a one-row Table when a Table was asked for.
+				obj = tr.toTable(sc.info, []api.Object{ev.Object}, api.ListMeta{ResourceVersion: ev.Object.GetObjectMeta().ResourceVersion})
+			}
+			if err := enc.Encode(watchEvent{Type: ev.Type, Object: obj}); err != nil {
 				return
 			}
 			if err := rc.Flush(); err != nil {
