@@ -2,13 +2,16 @@ package controllers
 
 import (
 	"kubeloop/api"
+	"kubeloop/controllers/garbagecollector"
+	"kubeloop/controllers/labeler"
 	"kubeloop/controllers/nodelifecycle"
 	"kubeloop/controllers/replicaset"
 	"kubeloop/informer"
 )
 
 // KnownControllers is the table of every controller the manager can run,
-// by the name --controllers uses.
+// by the name --controllers uses (kube-controller-manager's
+// NewControllerDescriptors).
 func KnownControllers() map[string]InitFunc {
 	return map[string]InitFunc{
 		"replicaset": func(cc Context) (Runner, error) {
@@ -21,5 +24,19 @@ func KnownControllers() map[string]InitFunc {
 				informer.For[*api.Node](cc.Informers), informer.For[*api.Lease](cc.Informers), informer.For[*api.Pod](cc.Informers),
 				cc.Recorder, nodelifecycle.Options{MetricsProvider: cc.Metrics}), nil
 		},
+		"garbagecollector": func(cc Context) (Runner, error) {
+			return garbagecollector.NewController(cc.Client, cc.Informers,
+				garbagecollector.Options{MetricsProvider: cc.Metrics}), nil
+		},
+		"labeler": func(cc Context) (Runner, error) {
+			return labeler.NewController(cc.Client, informer.For[*api.ConfigMap](cc.Informers),
+				labeler.Options{MetricsProvider: cc.Metrics}), nil
+		},
 	}
 }
+
+// disabledByDefault names the known controllers that "*" leaves out; they
+// run only when named ("--controllers=*,labeler"). The labeler, the
+// tutorial's controller, rewrites every ConfigMap, which a cluster should
+// not do unasked. Kubernetes: ControllersDisabledByDefault.
+func disabledByDefault(name string) bool { return name == "labeler" }

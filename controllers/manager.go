@@ -116,34 +116,34 @@ func NewManager(opts ManagerOptions) (*Manager, error) {
 	}, nil
 }
 
-// Enabled resolves a --controllers list against the known controllers.
+// Enabled resolves a --controllers list against the known controllers, as
+// kube-controller-manager does: the first entry naming a controller ("name"
+// or "-name") decides it, whatever the order; otherwise "*" turns it on,
+// unless it is disabled by default.
+// Unknown names are an error, so a typo does not silently run nothing.
 func Enabled(selection []string, known map[string]InitFunc) ([]string, error) {
-	on := map[string]bool{}
+	decided := map[string]bool{}
+	star := false
 	for _, s := range selection {
 		s = strings.TrimSpace(s)
+		name, on := strings.TrimPrefix(s, "-"), !strings.HasPrefix(s, "-")
 		switch {
+		case s == "":
+			continue
 		case s == "*":
-			for name := range known {
-				if _, off := on[name]; !off {
-					on[name] = true
-				}
-			}
-		case strings.HasPrefix(s, "-"):
-			name := s[1:]
-			if _, ok := known[name]; !ok {
-				return nil, fmt.Errorf("unknown controller %q", name)
-			}
-			on[name] = false
-		default:
-			if _, ok := known[s]; !ok {
-				return nil, fmt.Errorf("unknown controller %q", s)
-			}
-			on[s] = true
+			star = true
+			continue
+		case known[name] == nil:
+			return nil, fmt.Errorf("unknown controller %q", name)
+		}
+		if _, seen := decided[name]; !seen {
+			decided[name] = on
 		}
 	}
 	var out []string
-	for name, enabled := range on {
-		if enabled {
+	for name := range known {
+		on, seen := decided[name]
+		if (seen && on) || (!seen && star && !disabledByDefault(name)) {
 			out = append(out, name)
 		}
 	}
@@ -179,7 +179,12 @@ func (m *Manager) IsLeading() bool {
 }
 
 // Run runs the controllers until ctx ends; with LeaderElect, only while
-// holding the lease.
+// holding the lease. It returns once every controller has stopped (and, with
+// leader election, the lease has been released).
+//
+// kube-controller-manager exits the process when it loses the lease; a
+// manager here shares its process with the rest of the cluster, so it stops
+// its controllers and competes again instead.
 func (m *Manager) Run(ctx context.Context) error {
 	if !m.opts.LeaderElect {
 		return m.runControllers(ctx)
@@ -188,24 +193,45 @@ func (m *Manager) Run(ctx context.Context) error {
 	if err != nil {
 		return err
 	}
+	for {
+		err := m.lead(ctx, c)
+		if err != nil || ctx.Err() != nil {
+			return err
+		}
+		m.log.Info("lost the lease; competing again")
+	}
+}
+
+// lead runs one election: it returns when leadership is lost or ctx ends,
+// or with the error that stopped the controllers from starting.
+func (m *Manager) lead(ctx context.Context, c *client.Client) error {
+	electCtx, cancel := context.WithCancel(ctx)
+	defer cancel()
+	var runErr error
 	le, err := leaderelection.New(leaderelection.Config{
 		Client: c, Namespace: m.opts.LeaseNamespace, Name: m.opts.LeaseName, Identity: m.opts.Identity,
 		LeaseDuration: m.opts.LeaseDuration, RenewDeadline: m.opts.RenewDeadline, RetryPeriod: m.opts.RetryPeriod,
+		// Safe because Run returns only after OnStartedLeading has, so
+		// our controllers are stopped before a successor starts its own.
 		ReleaseOnCancel: true,
 		Callbacks: leaderelection.Callbacks{
 			OnStartedLeading: func(ctx context.Context) {
 				if err := m.runControllers(ctx); err != nil {
-					m.log.Error("controllers stopped", "err", err)
+					// Holding the lease while running nothing would
+					// keep every other manager idle too.
+					runErr = err
+					cancel()
 				}
 			},
-			OnNewLeader: func(id string) { m.log.Info("leader is", "identity", id) },
+			OnStoppedLeading: func() { m.log.Info("stopped leading", "identity", m.opts.Identity) },
+			OnNewLeader:      func(id string) { m.log.Info("leader is", "identity", id) },
 		},
 	})
 	if err != nil {
-		return err
+		return fmt.Errorf("controller-manager: %w", err)
 	}
-	le.Run(ctx)
-	return nil
+	le.Run(electCtx)
+	return runErr
 }
 
 func (m *Manager) runControllers(ctx context.Context) error {
