@@ -10,6 +10,7 @@ import (
 	"testing"
 	"time"
 
+	"github.com/google/uuid"
 	"github.com/stretchr/testify/require"
 
 	"kubeloop/api"
@@ -75,6 +76,8 @@ type env struct {
 // scheduler first.
 func newEnv(t testing.TB, name string, opts Options) *env {
 	t.Helper()
+	// Unique per run, so -count=N can reuse the package's cluster.
+	name = fmt.Sprintf("%s-%04x", name, uuid.New().ID()&0xffff)
 	cl, err := testCluster.NewClient("scheduler-test-" + name)
 	require.NoError(t, err)
 	_, err = client.For[*api.Namespace](cl).Create(testCtx(t), &api.Namespace{ObjectMeta: api.ObjectMeta{Name: name}}, client.CreateOptions{})
