@@ -23,6 +23,11 @@ import (
 // references themselves.
 var testCluster *cluster.Cluster
 
+// replacementGCs are collectors a test started in place of the cluster's
+// (see TestRestartedCollectorFinishesWhatHappenedWhileItWasDown); TestMain
+// stops them before the cluster.
+var replacementGCs []func()
+
 func TestMain(m *testing.M) {
 	os.Setenv("KUBELOOP_CACHE_MUTATION_DETECTOR", "true")
 	quiet := slog.New(slog.NewTextHandler(os.Stderr, &slog.HandlerOptions{Level: slog.LevelWarn}))
@@ -38,6 +43,9 @@ func TestMain(m *testing.M) {
 	}
 	testCluster = c
 	code := m.Run()
+	for _, stop := range replacementGCs {
+		stop()
+	}
 	c.Stop()
 	os.Exit(code)
 }
@@ -254,4 +262,34 @@ func TestOnlyDanglingReferenceIsRemovedWhenAnotherOwnerRemains(t *testing.T) {
 	require.NoError(t, err, "a pod with a live owner must not be deleted")
 	require.Equal(t, keep.UID, p.OwnerReferences[0].UID, "the live owner's reference stays")
 	require.Nil(t, p.DeletionTimestamp)
+}
+
+func TestRestartedCollectorFinishesWhatHappenedWhileItWasDown(t *testing.T) {
+	ns := newNamespace(t)
+	require.NoError(t, testCluster.StopComponent("garbage-collector"))
+
+	// While no collector runs: one owner is deleted outright, another starts
+	// an orphan deletion. Nothing happens to their pods.
+	gone := createReplicaSet(t, ns, "gone")
+	createOwnedPods(t, gone, nil)
+	orphaning := createReplicaSet(t, ns, "orphaning")
+	createPod(t, ns, "orphan-me", nil, controllerRef(orphaning, true))
+	deleteWith(t, ns, "gone", api.DeletePropagationBackground)
+	deleteWith(t, ns, "orphaning", api.DeletePropagationOrphan)
+	require.Len(t, listPods(t, ns), numPods+1)
+
+	// A new collector learns both from its initial lists.
+	ctx, cancel := context.WithCancel(bg())
+	done := make(chan error, 1)
+	go func() { done <- runGC(ctx, testCluster) }()
+	replacementGCs = append(replacementGCs, func() { cancel(); <-done })
+
+	eventuallyGone(t, replicaSets(ns), "orphaning")
+	require.Eventually(t, func() bool {
+		ps := listPods(t, ns)
+		return len(ps) == 1 && ps[0].Name == "orphan-me"
+	}, wait, poll, "the pods of the deleted owner are collected, the orphan stays")
+	p, err := pods(ns).Get(bg(), "orphan-me", client.GetOptions{})
+	require.NoError(t, err)
+	require.Empty(t, p.OwnerReferences)
 }
