@@ -13,7 +13,6 @@ import (
 	"kubeloop/api"
 	"kubeloop/client"
 	"kubeloop/client/record"
-	"kubeloop/deltafifo"
 	"kubeloop/informer"
 	"kubeloop/kubelet/runtime"
 )
@@ -230,7 +229,7 @@ func (kl *Kubelet) HandlePodUpdate(obj any) {
 // HandlePodRemove tells the pod's worker that the pod is gone from the API:
 // whatever still runs of it must go. Kubernetes: HandlePodRemoves.
 func (kl *Kubelet) HandlePodRemove(obj any) {
-	if tomb, ok := obj.(deltafifo.DeletedFinalStateUnknown); ok {
+	if tomb, ok := obj.(informer.DeletedFinalStateUnknown); ok {
 		obj = tomb.Obj
 	}
 	pod, ok := obj.(*api.Pod)

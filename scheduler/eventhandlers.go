@@ -4,7 +4,6 @@ import (
 	"reflect"
 
 	"kubeloop/api"
-	"kubeloop/deltafifo"
 	"kubeloop/informer"
 )
 
@@ -101,7 +100,7 @@ func (s *Scheduler) updatePod(oldObj, newObj any) {
 }
 
 func (s *Scheduler) deletePod(obj any) {
-	if tomb, ok := obj.(deltafifo.DeletedFinalStateUnknown); ok {
+	if tomb, ok := obj.(informer.DeletedFinalStateUnknown); ok {
 		obj = tomb.Obj
 	}
 	pod, ok := obj.(*api.Pod)
@@ -141,7 +140,7 @@ func (s *Scheduler) updateNode(oldObj, newObj any) {
 }
 
 func (s *Scheduler) deleteNode(obj any) {
-	if tomb, ok := obj.(deltafifo.DeletedFinalStateUnknown); ok {
+	if tomb, ok := obj.(informer.DeletedFinalStateUnknown); ok {
 		obj = tomb.Obj
 	}
 	if node, ok := obj.(*api.Node); ok {

@@ -14,9 +14,12 @@ import (
 	"context"
 	"fmt"
 
+	"kubeloop/client/record"
 	"kubeloop/cluster"
 	"kubeloop/controllers"
+	"kubeloop/informer"
 	"kubeloop/kubelet"
+	"kubeloop/scheduler"
 )
 
 // Options choose the standard components.
@@ -26,6 +29,8 @@ type Options struct {
 	Controllers []string
 	// Nodes is the number of simulated nodes.
 	Nodes int
+	// Scheduler tunes the scheduler.
+	Scheduler scheduler.Options
 	// Kubelet is the template of every node's options; NodeName and
 	// PodCIDR are filled in per node.
 	Kubelet kubelet.Options
@@ -51,11 +56,36 @@ func Components(opts Options) ([]cluster.Component, error) {
 	if err != nil {
 		return nil, err
 	}
-	comps := []cluster.Component{cm}
+	comps := []cluster.Component{cm, Scheduler(opts.Scheduler)}
 	for i := 0; i < opts.Nodes; i++ {
 		comps = append(comps, Node(NodeName(i), i, opts.Kubelet))
 	}
 	return comps, nil
+}
+
+// SchedulerName is the scheduler's component name.
+const SchedulerName = "scheduler"
+
+// Scheduler is the scheduler as a cluster component, with informers and an
+// event recorder of its own, as if it ran in its own process.
+func Scheduler(opts scheduler.Options) cluster.Component {
+	return cluster.Component{Name: SchedulerName, Run: func(ctx context.Context, c *cluster.Cluster) error {
+		cl, err := c.NewClient(SchedulerName)
+		if err != nil {
+			return err
+		}
+		factory := informer.NewClientInformerFactory(cl, 0, nil)
+		rec := record.NewRecorder(cl, scheduler.ComponentName, "")
+		s, err := scheduler.New(cl, factory, rec, opts)
+		if err != nil {
+			return err
+		}
+		go rec.Run(ctx)
+		factory.Start(ctx)
+		s.Run(ctx)
+		factory.Shutdown()
+		return nil
+	}}
 }
 
 // NodeName is the name of the i-th simulated node: node-1, node-2, ...

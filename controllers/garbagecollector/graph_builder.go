@@ -5,7 +5,6 @@ import (
 	"sync"
 
 	"kubeloop/api"
-	"kubeloop/deltafifo"
 	"kubeloop/informer"
 	"kubeloop/workqueue"
 )
@@ -47,7 +46,7 @@ func (gb *graphBuilder) handlerFor(info *api.ResourceInfo) informer.ResourceEven
 			gb.processObject(info, old, o)
 		},
 		DeleteFunc: func(obj any) {
-			if t, ok := obj.(deltafifo.DeletedFinalStateUnknown); ok {
+			if t, ok := obj.(informer.DeletedFinalStateUnknown); ok {
 				obj = t.Obj
 			}
 			if o, ok := obj.(api.Object); ok {

@@ -9,7 +9,6 @@ import (
 	"kubeloop/api"
 	"kubeloop/client"
 	"kubeloop/client/record"
-	"kubeloop/deltafifo"
 	"kubeloop/informer"
 	"kubeloop/workqueue"
 )
@@ -186,7 +185,7 @@ func (nc *Controller) deleteNode(obj any) {
 	switch o := obj.(type) {
 	case *api.Node:
 		name = o.Name
-	case deltafifo.DeletedFinalStateUnknown:
+	case informer.DeletedFinalStateUnknown:
 		_, name, _ = api.SplitMetaNamespaceKey(o.Key)
 	}
 	if name != "" {
