@@ -37,12 +37,22 @@ func (s *Server) decodeWrite(r *http.Request, sc *scope, optionsKind string) (ap
 	if err != nil {
 		return nil, nil, err
 	}
-	if err := checkJSONContentType(r); err != nil {
-		return nil, nil, err
+	isProtobuf := mediaType(r.Header.Get("Content-Type")) == protobufType
+	if !isProtobuf {
+		if err := checkJSONContentType(r); err != nil {
+			return nil, nil, err
+		}
 	}
 	data, err := readBody(r)
 	if err != nil {
 		return nil, nil, err
+	}
+	if isProtobuf && sc.ri.Subresource == "" {
+		if data, err = protobufToJSON(sc.info, r.Header.Get("Content-Type"), data); err != nil {
+			return nil, nil, err
+		}
+	} else if isProtobuf {
+		return nil, nil, api.NewUnsupportedMediaType(r.Header.Get("Content-Type"))
 	}
 	obj, warnings, err := decodeObject(sc.info, data, directive)
 	if err != nil {

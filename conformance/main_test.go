@@ -1,0 +1,83 @@
+package conformance
+
+import (
+	"context"
+	"fmt"
+	"log/slog"
+	"os"
+	"strings"
+	"sync/atomic"
+	"testing"
+
+	"github.com/stretchr/testify/require"
+	corev1 "k8s.io/api/core/v1"
+	metav1 "k8s.io/apimachinery/pkg/apis/meta/v1"
+	"k8s.io/client-go/kubernetes"
+	"k8s.io/client-go/rest"
+
+	"kubeloop/cluster"
+	"kubeloop/cluster/full"
+	"kubeloop/store"
+	"kubeloop/store/storetest"
+)
+
+// One standard kubeloop cluster (apiserver, controller manager, one
+// simulated node) serves the kubectl and client-go tests; each test works in
+// its own namespace. The informer tests that restart the apiserver start
+// their own (informer_test.go).
+var (
+	etcd  *store.Embedded
+	kl    *cluster.Cluster
+	nsSeq atomic.Int64
+)
+
+func TestMain(m *testing.M) {
+	// The components log through the default logger; the tests assert on
+	// what clients see instead.
+	slog.SetDefault(slog.New(slog.DiscardHandler))
+	storetest.Main(m, func(e *store.Embedded) {
+		etcd = e
+		c, err := full.Start(context.Background(), cluster.Options{
+			EtcdEndpoints: e.Endpoints(),
+			Logger:        slog.New(slog.DiscardHandler),
+		}, full.Options{Nodes: 1})
+		if err != nil {
+			fmt.Fprintln(os.Stderr, "conformance: start cluster:", err)
+			os.Exit(1)
+		}
+		kl = c
+	})
+}
+
+// restConfig is how every client-go client here talks to kubeloop: JSON,
+// since kubeloop does not speak protobuf.
+func restConfig(host string) *rest.Config {
+	cfg := &rest.Config{Host: host, QPS: -1}
+	cfg.ContentType = "application/json"
+	return cfg
+}
+
+func clientset(t testing.TB) *kubernetes.Clientset {
+	t.Helper()
+	cs, err := kubernetes.NewForConfig(restConfig(kl.URL))
+	require.NoError(t, err)
+	return cs
+}
+
+// newNamespace creates a namespace for one test and deletes it afterwards.
+func newNamespace(t testing.TB) string {
+	t.Helper()
+	name := fmt.Sprintf("c%d-%s", nsSeq.Add(1), strings.ToLower(t.Name()))
+	name = strings.NewReplacer("/", "-", "_", "-", ".", "-").Replace(name)
+	if len(name) > 50 {
+		name = name[:50]
+	}
+	name = strings.TrimRight(name, "-")
+	cs := clientset(t)
+	_, err := cs.CoreV1().Namespaces().Create(context.Background(), &corev1.Namespace{ObjectMeta: metav1.ObjectMeta{Name: name}}, metav1.CreateOptions{})
+	require.NoError(t, err)
+	t.Cleanup(func() {
+		_ = cs.CoreV1().Namespaces().Delete(context.Background(), name, metav1.DeleteOptions{})
+	})
+	return name
+}
