@@ -14,9 +14,11 @@ import (
 	"context"
 	"fmt"
 
+	"kubeloop/api"
 	"kubeloop/client/record"
 	"kubeloop/cluster"
 	"kubeloop/controllers"
+	"kubeloop/controllers/nodelifecycle"
 	"kubeloop/informer"
 	"kubeloop/kubelet"
 	"kubeloop/scheduler"
@@ -34,6 +36,11 @@ type Options struct {
 	// Kubelet is the template of every node's options; NodeName and
 	// PodCIDR are filled in per node.
 	Kubelet kubelet.Options
+	// NodeLifecycle, when set, replaces the node lifecycle controller's
+	// options (kube-controller-manager's --node-monitor-grace-period and
+	// friends); tests use it for timings of a second instead of minutes.
+	// Its MetricsProvider is always the manager's.
+	NodeLifecycle *nodelifecycle.Options
 }
 
 // ControllerManagerName is the controller manager's component name, for
@@ -52,7 +59,7 @@ func Start(ctx context.Context, base cluster.Options, opts Options) (*cluster.Cl
 
 // Components returns the standard components, in start order.
 func Components(opts Options) ([]cluster.Component, error) {
-	cm, err := ControllerManager(opts.Controllers)
+	cm, err := controllerManager(opts.Controllers, knownControllers(opts))
 	if err != nil {
 		return nil, err
 	}
@@ -118,14 +125,34 @@ func Node(name string, index int, template kubelet.Options) cluster.Component {
 
 // ControllerManager is the controller manager as a cluster component.
 func ControllerManager(selection []string) (cluster.Component, error) {
+	return controllerManager(selection, controllers.KnownControllers())
+}
+
+// knownControllers is the manager's table with opts' overrides applied.
+func knownControllers(opts Options) map[string]controllers.InitFunc {
+	known := controllers.KnownControllers()
+	if opts.NodeLifecycle != nil {
+		nl := *opts.NodeLifecycle
+		known["nodelifecycle"] = func(cc controllers.Context) (controllers.Runner, error) {
+			o := nl
+			o.MetricsProvider = cc.Metrics
+			return nodelifecycle.NewController(cc.Client,
+				informer.For[*api.Node](cc.Informers), informer.For[*api.Lease](cc.Informers), informer.For[*api.Pod](cc.Informers),
+				cc.Recorder, o), nil
+		}
+	}
+	return known
+}
+
+func controllerManager(selection []string, known map[string]controllers.InitFunc) (cluster.Component, error) {
 	if len(selection) == 0 {
 		selection = []string{"*"}
 	}
-	if _, err := controllers.Enabled(selection, controllers.KnownControllers()); err != nil {
+	if _, err := controllers.Enabled(selection, known); err != nil {
 		return cluster.Component{}, fmt.Errorf("controller manager: %w", err)
 	}
 	return cluster.Component{Name: ControllerManagerName, Run: func(ctx context.Context, c *cluster.Cluster) error {
-		m, err := controllers.NewManager(controllers.ManagerOptions{Config: c.Config, Controllers: selection})
+		m, err := controllers.NewManager(controllers.ManagerOptions{Config: c.Config, Controllers: selection, Known: known})
 		if err != nil {
 			return err
 		}
