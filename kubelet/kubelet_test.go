@@ -10,11 +10,12 @@ import (
 
 	"kubeloop/api"
 	"kubeloop/client"
+	"kubeloop/cluster/clustertest"
 	"kubeloop/kubelet/runtime"
 )
 
 func TestBoundPodBecomesRunningAndReadyAfterStartDelay(t *testing.T) {
-	ns := newNamespace(t)
+	ns := clustertest.Namespace(t, testCluster)
 	opts := fastOptions("node-start")
 	opts.StartDelay = 700 * time.Millisecond
 	opts.PodCIDR = "10.200.7.0/24"
@@ -61,7 +62,7 @@ func TestBoundPodBecomesRunningAndReadyAfterStartDelay(t *testing.T) {
 }
 
 func TestCrashingContainerRestartsWithBackOff(t *testing.T) {
-	ns := newNamespace(t)
+	ns := clustertest.Namespace(t, testCluster)
 	startKubelet(t, fastOptions("node-crash"))
 	h := watchPods(t, ns)
 	createPod(t, newPod(ns, "crash", "node-crash", map[string]string{runtime.AnnotationFailAfter: "200ms"}))
@@ -91,7 +92,7 @@ func TestCrashingContainerRestartsWithBackOff(t *testing.T) {
 }
 
 func TestRestartPolicyDecidesTerminalPhase(t *testing.T) {
-	ns := newNamespace(t)
+	ns := clustertest.Namespace(t, testCluster)
 	startKubelet(t, fastOptions("node-phase"))
 	cases := []struct {
 		name     string
@@ -122,7 +123,7 @@ func TestRestartPolicyDecidesTerminalPhase(t *testing.T) {
 }
 
 func TestOnFailureRestartsFailedContainer(t *testing.T) {
-	ns := newNamespace(t)
+	ns := clustertest.Namespace(t, testCluster)
 	startKubelet(t, fastOptions("node-onfailure"))
 	pod := newPod(ns, "retry", "node-onfailure", map[string]string{runtime.AnnotationExitCode: "3"})
 	pod.Spec.RestartPolicy = api.RestartPolicyOnFailure
@@ -135,7 +136,7 @@ func TestOnFailureRestartsFailedContainer(t *testing.T) {
 }
 
 func TestGracefulDeletionStopsThenRemovesPod(t *testing.T) {
-	ns := newNamespace(t)
+	ns := clustertest.Namespace(t, testCluster)
 	rt := runtime.NewFake(runtime.FakeConfig{IPPrefix: "10.201.1."})
 	opts := fastOptions("node-delete")
 	opts.Runtime = rt
@@ -144,22 +145,22 @@ func TestGracefulDeletionStopsThenRemovesPod(t *testing.T) {
 	createPod(t, newPod(ns, "doomed", "node-delete", nil))
 	require.Eventually(t, func() bool { return podReady(getPod(t, ns, "doomed")) }, waitFor, tick)
 
-	require.NoError(t, client.For[*api.Pod](testCluster.Client).Namespace(ns).Delete(testCtx(t), "doomed", api.DeleteOptions{}))
+	require.NoError(t, client.For[*api.Pod](testCluster.Client).Namespace(ns).Delete(clustertest.Context(t), "doomed", api.DeleteOptions{}))
 	require.Eventually(t, func() bool { return getPod(t, ns, "doomed") == nil }, waitFor, tick)
 	require.True(t, h.any("doomed", func(p *api.Pod) bool {
 		return p.DeletionTimestamp != nil && *p.DeletionGracePeriodSeconds == 30
 	}), "the DELETE was graceful: the pod first got a deletionTimestamp")
 	require.Eventually(t, func() bool { return h.wasDeleted("doomed") }, waitFor, tick)
 	require.Eventually(t, func() bool {
-		sbs, _ := rt.ListPodSandbox(testCtx(t))
-		cs, _ := rt.ListContainers(testCtx(t))
+		sbs, _ := rt.ListPodSandbox(clustertest.Context(t))
+		cs, _ := rt.ListContainers(clustertest.Context(t))
 		return len(sbs) == 0 && len(cs) == 0
 	}, waitFor, tick, "the runtime forgets the pod once the API has")
 	require.Eventually(t, func() bool { return eventReasons(t, ns, "doomed")[EventKilling] == "Stopping container web" }, waitFor, tick)
 }
 
 func TestForceDeletedPodIsCleanedUpFromRuntime(t *testing.T) {
-	ns := newNamespace(t)
+	ns := clustertest.Namespace(t, testCluster)
 	rt := runtime.NewFake(runtime.FakeConfig{IPPrefix: "10.201.2."})
 	opts := fastOptions("node-force")
 	opts.Runtime = rt
@@ -167,15 +168,15 @@ func TestForceDeletedPodIsCleanedUpFromRuntime(t *testing.T) {
 	createPod(t, newPod(ns, "gone", "node-force", nil))
 	require.Eventually(t, func() bool { return podReady(getPod(t, ns, "gone")) }, waitFor, tick)
 	zero := int64(0)
-	require.NoError(t, client.For[*api.Pod](testCluster.Client).Namespace(ns).Delete(testCtx(t), "gone", api.DeleteOptions{GracePeriodSeconds: &zero}))
+	require.NoError(t, client.For[*api.Pod](testCluster.Client).Namespace(ns).Delete(clustertest.Context(t), "gone", api.DeleteOptions{GracePeriodSeconds: &zero}))
 	require.Eventually(t, func() bool {
-		sbs, _ := rt.ListPodSandbox(testCtx(t))
+		sbs, _ := rt.ListPodSandbox(clustertest.Context(t))
 		return len(sbs) == 0
 	}, waitFor, tick)
 }
 
 func TestPodsOfOtherNodesAreIgnored(t *testing.T) {
-	ns := newNamespace(t)
+	ns := clustertest.Namespace(t, testCluster)
 	startKubelet(t, fastOptions("node-mine"))
 	createPod(t, newPod(ns, "mine", "node-mine", nil))
 	createPod(t, newPod(ns, "theirs", "node-elsewhere", nil))

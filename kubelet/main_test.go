@@ -2,10 +2,6 @@ package kubelet
 
 import (
 	"context"
-	"fmt"
-	"log/slog"
-	"os"
-	"strings"
 	"sync"
 	"testing"
 	"time"
@@ -15,6 +11,7 @@ import (
 	"kubeloop/api"
 	"kubeloop/client"
 	"kubeloop/cluster"
+	"kubeloop/cluster/clustertest"
 )
 
 const (
@@ -27,29 +24,7 @@ const (
 var testCluster *cluster.Cluster
 
 func TestMain(m *testing.M) {
-	os.Setenv("KUBELOOP_CACHE_MUTATION_DETECTOR", "true")
-	level := slog.LevelWarn
-	if os.Getenv("KUBELOOP_TEST_LOGS") != "" {
-		level = slog.LevelDebug
-	}
-	slog.SetDefault(slog.New(slog.NewTextHandler(os.Stderr, &slog.HandlerOptions{Level: level})))
-	ctx, cancel := context.WithTimeout(context.Background(), 60*time.Second)
-	c, err := cluster.Start(ctx, cluster.Options{})
-	cancel()
-	if err != nil {
-		fmt.Fprintln(os.Stderr, "start cluster:", err)
-		os.Exit(1)
-	}
-	testCluster = c
-	code := m.Run()
-	c.Stop()
-	os.Exit(code)
-}
-
-func testCtx(t *testing.T) context.Context {
-	ctx, cancel := context.WithTimeout(context.Background(), 90*time.Second)
-	t.Cleanup(cancel)
-	return ctx
+	clustertest.Main(m, cluster.Options{}, func(c *cluster.Cluster) { testCluster = c })
 }
 
 // fastOptions are the test timings: everything in milliseconds.
@@ -72,21 +47,16 @@ func startKubelet(t *testing.T, opts Options) *Kubelet {
 	require.NoError(t, err)
 	kl, err := New(cl, opts)
 	require.NoError(t, err)
-	ctx, cancel := context.WithCancel(context.Background())
-	var wg sync.WaitGroup
-	wg.Add(1)
-	go func() {
-		defer wg.Done()
+	clustertest.Go(t, func(ctx context.Context) {
 		if err := kl.Run(ctx); err != nil {
 			t.Errorf("kubelet %s: %v", opts.NodeName, err)
 		}
-	}()
-	t.Cleanup(func() { cancel(); wg.Wait() })
+	})
 	// The lease is renewed only after registration; its microsecond
 	// renewTime tells this kubelet from a previous one of the same name.
 	started := time.Now()
 	require.Eventually(t, func() bool {
-		l, err := client.For[*api.Lease](testCluster.Client).Namespace(api.NamespaceNodeLease).Get(testCtx(t), opts.NodeName, client.GetOptions{})
+		l, err := client.For[*api.Lease](testCluster.Client).Namespace(api.NamespaceNodeLease).Get(clustertest.Context(t), opts.NodeName, client.GetOptions{})
 		return err == nil && l.Spec.RenewTime != nil && l.Spec.RenewTime.After(started) && nodeReady(getNode(t, opts.NodeName))
 	}, waitFor, tick)
 	return kl
@@ -94,7 +64,7 @@ func startKubelet(t *testing.T, opts Options) *Kubelet {
 
 func getNode(t *testing.T, name string) *api.Node {
 	t.Helper()
-	n, err := client.For[*api.Node](testCluster.Client).Get(testCtx(t), name, client.GetOptions{})
+	n, err := client.For[*api.Node](testCluster.Client).Get(clustertest.Context(t), name, client.GetOptions{})
 	if api.IsNotFound(err) {
 		return nil
 	}
@@ -114,19 +84,6 @@ func nodeReady(n *api.Node) bool {
 	return false
 }
 
-func newNamespace(t *testing.T) string {
-	t.Helper()
-	ns := strings.ToLower(strings.ReplaceAll(t.Name(), "/", "-"))
-	if len(ns) > 50 {
-		ns = ns[:50]
-	}
-	// A suffix keeps -count=N runs against the one cluster apart.
-	ns = fmt.Sprintf("%s-%d", ns, time.Now().UnixNano()%1000000)
-	_, err := client.For[*api.Namespace](testCluster.Client).Create(testCtx(t), &api.Namespace{ObjectMeta: api.ObjectMeta{Name: ns}}, client.CreateOptions{})
-	require.NoError(t, err)
-	return ns
-}
-
 // newPod is a one-container pod already bound to node.
 func newPod(ns, name, node string, annotations map[string]string) *api.Pod {
 	return &api.Pod{
@@ -140,14 +97,14 @@ func newPod(ns, name, node string, annotations map[string]string) *api.Pod {
 
 func createPod(t *testing.T, pod *api.Pod) *api.Pod {
 	t.Helper()
-	out, err := client.For[*api.Pod](testCluster.Client).Namespace(pod.Namespace).Create(testCtx(t), pod, client.CreateOptions{})
+	out, err := client.For[*api.Pod](testCluster.Client).Namespace(pod.Namespace).Create(clustertest.Context(t), pod, client.CreateOptions{})
 	require.NoError(t, err)
 	return out
 }
 
 func getPod(t *testing.T, ns, name string) *api.Pod {
 	t.Helper()
-	p, err := client.For[*api.Pod](testCluster.Client).Namespace(ns).Get(testCtx(t), name, client.GetOptions{})
+	p, err := client.For[*api.Pod](testCluster.Client).Namespace(ns).Get(clustertest.Context(t), name, client.GetOptions{})
 	if api.IsNotFound(err) {
 		return nil
 	}
@@ -165,7 +122,7 @@ type podHistory struct {
 
 func watchPods(t *testing.T, ns string) *podHistory {
 	t.Helper()
-	w, err := client.For[*api.Pod](testCluster.Client).Namespace(ns).Watch(testCtx(t), client.ListOptions{ResourceVersion: "0"})
+	w, err := client.For[*api.Pod](testCluster.Client).Namespace(ns).Watch(clustertest.Context(t), client.ListOptions{ResourceVersion: "0"})
 	require.NoError(t, err)
 	h := &podHistory{}
 	done := make(chan struct{})
@@ -229,7 +186,7 @@ func podReady(p *api.Pod) bool {
 // eventReasons lists the reasons of the events about a pod.
 func eventReasons(t *testing.T, ns, pod string) map[string]string {
 	t.Helper()
-	l, err := client.For[*api.Event](testCluster.Client).Namespace(ns).List(testCtx(t), client.ListOptions{})
+	l, err := client.For[*api.Event](testCluster.Client).Namespace(ns).List(clustertest.Context(t), client.ListOptions{})
 	require.NoError(t, err)
 	out := map[string]string{}
 	for _, e := range l.Items {

@@ -10,11 +10,12 @@ import (
 
 	"kubeloop/api"
 	"kubeloop/client"
+	"kubeloop/cluster/clustertest"
 )
 
 func getLease(t *testing.T, name string) *api.Lease {
 	t.Helper()
-	l, err := client.For[*api.Lease](testCluster.Client).Namespace(api.NamespaceNodeLease).Get(testCtx(t), name, client.GetOptions{})
+	l, err := client.For[*api.Lease](testCluster.Client).Namespace(api.NamespaceNodeLease).Get(clustertest.Context(t), name, client.GetOptions{})
 	if api.IsNotFound(err) {
 		return nil
 	}
@@ -73,14 +74,14 @@ func TestKubeletRestoresReadyWhenMarkedUnknown(t *testing.T) {
 				n.Status.Conditions[i].Reason = "NodeStatusUnknown"
 			}
 		}
-		_, err := nodes.UpdateStatus(testCtx(t), n, client.UpdateOptions{})
+		_, err := nodes.UpdateStatus(clustertest.Context(t), n, client.UpdateOptions{})
 		return err
 	}))
 	require.Eventually(t, func() bool { return nodeReady(getNode(t, "node-unknown")) }, waitFor, tick)
 }
 
 func TestRestartedKubeletAdoptsItsNode(t *testing.T) {
-	ns := newNamespace(t)
+	ns := clustertest.Namespace(t, testCluster)
 	opts := fastOptions("node-again")
 	startKubeletUntil := func() func() {
 		cl, err := testCluster.NewClient("kubelet-again")
@@ -105,7 +106,7 @@ func TestRestartedKubeletAdoptsItsNode(t *testing.T) {
 
 func TestManyKubeletsInOneProcess(t *testing.T) {
 	const n = 50
-	ns := newNamespace(t)
+	ns := clustertest.Namespace(t, testCluster)
 	var wg sync.WaitGroup
 	for i := range n {
 		wg.Add(1)
@@ -128,7 +129,7 @@ func TestManyKubeletsInOneProcess(t *testing.T) {
 		require.Eventually(t, func() bool { return podReady(getPod(t, ns, name)) }, waitFor, tick, name)
 		require.Contains(t, getPod(t, ns, name).Status.PodIP, fmt.Sprintf("10.210.%d.", i))
 	}
-	leases, err := client.For[*api.Lease](testCluster.Client).Namespace(api.NamespaceNodeLease).List(testCtx(t), client.ListOptions{})
+	leases, err := client.For[*api.Lease](testCluster.Client).Namespace(api.NamespaceNodeLease).List(clustertest.Context(t), client.ListOptions{})
 	require.NoError(t, err)
 	count := 0
 	for _, l := range leases.Items {
