@@ -22,16 +22,16 @@ func BenchmarkScheduleThroughput(b *testing.B) {
 	const pods, nodes = 1000, 20
 	b.Run(fmt.Sprintf("pods=%d,nodes=%d/kubeloop", pods, nodes), func(b *testing.B) {
 		var total time.Duration
-		for i := range b.N {
-			total += scheduleOnce(b, fmt.Sprintf("sched-bench-%d", i), pods, nodes)
+		for range b.N {
+			total += scheduleOnce(b, pods, nodes)
 		}
 		b.ReportMetric(float64(pods*b.N)/total.Seconds(), "pods/s")
 	})
 }
 
-func scheduleOnce(b *testing.B, name string, pods, nodes int) time.Duration {
+func scheduleOnce(b *testing.B, pods, nodes int) time.Duration {
 	b.StopTimer()
-	e := newEnv(b, name, Options{})
+	e := newEnv(b, Options{})
 	for i := range nodes {
 		e.createNode(fmt.Sprintf("n%02d", i), "32", "128Gi")
 	}

@@ -2,21 +2,17 @@ package scheduler
 
 import (
 	"context"
-	"fmt"
-	"log/slog"
-	"os"
 	"strings"
-	"sync"
 	"testing"
 	"time"
 
-	"github.com/google/uuid"
 	"github.com/stretchr/testify/require"
 
 	"kubeloop/api"
 	"kubeloop/client"
 	"kubeloop/client/record"
 	"kubeloop/cluster"
+	"kubeloop/cluster/clustertest"
 	"kubeloop/informer"
 )
 
@@ -35,30 +31,7 @@ const (
 var testCluster *cluster.Cluster
 
 func TestMain(m *testing.M) {
-	os.Setenv("KUBELOOP_CACHE_MUTATION_DETECTOR", "true")
-	level := slog.LevelWarn
-	if os.Getenv("KUBELOOP_TEST_LOGS") != "" {
-		level = slog.LevelDebug
-	}
-	slog.SetDefault(slog.New(slog.NewTextHandler(os.Stderr, &slog.HandlerOptions{Level: level})))
-
-	ctx, cancel := context.WithTimeout(context.Background(), 60*time.Second)
-	c, err := cluster.Start(ctx, cluster.Options{})
-	cancel()
-	if err != nil {
-		fmt.Fprintln(os.Stderr, "start cluster:", err)
-		os.Exit(1)
-	}
-	testCluster = c
-	code := m.Run()
-	c.Stop()
-	os.Exit(code)
-}
-
-func testCtx(t testing.TB) context.Context {
-	ctx, cancel := context.WithTimeout(context.Background(), 90*time.Second)
-	t.Cleanup(cancel)
-	return ctx
+	clustertest.Main(m, cluster.Options{}, func(c *cluster.Cluster) { testCluster = c })
 }
 
 // env is one test's world: a namespace, a label value, a scheduler.
@@ -71,16 +44,13 @@ type env struct {
 	rec     *record.Recorder
 }
 
-// newEnv creates the namespace and a scheduler whose informers see only
-// objects labelled testLabel=name. start runs it, so a test can change the
-// scheduler first.
-func newEnv(t testing.TB, name string, opts Options) *env {
+// newEnv creates a namespace and a scheduler whose informers see only
+// objects labelled testLabel=<namespace>. start runs it, so a test can
+// change the scheduler first.
+func newEnv(t testing.TB, opts Options) *env {
 	t.Helper()
-	// Unique per run, so -count=N can reuse the package's cluster.
-	name = fmt.Sprintf("%s-%04x", name, uuid.New().ID()&0xffff)
+	name := clustertest.Namespace(t, testCluster)
 	cl, err := testCluster.NewClient("scheduler-test-" + name)
-	require.NoError(t, err)
-	_, err = client.For[*api.Namespace](cl).Create(testCtx(t), &api.Namespace{ObjectMeta: api.ObjectMeta{Name: name}}, client.CreateOptions{})
 	require.NoError(t, err)
 	if opts.PodInitialBackoff == 0 {
 		opts.PodInitialBackoff = 50 * time.Millisecond
@@ -98,16 +68,13 @@ func newEnv(t testing.TB, name string, opts Options) *env {
 // start runs the recorder, the informers and the scheduler until the test
 // ends.
 func (e *env) start() {
-	ctx, cancel := context.WithCancel(context.Background())
-	var wg sync.WaitGroup
-	wg.Add(2)
-	go func() { defer wg.Done(); e.rec.Run(ctx) }()
-	e.factory.Start(ctx)
-	go func() { defer wg.Done(); e.sched.Run(ctx) }()
-	e.t.Cleanup(func() {
-		cancel()
-		wg.Wait()
-		e.factory.Shutdown()
+	// Cleanups run last-registered first: the scheduler and the recorder
+	// stop before the informers they read from shut down.
+	e.t.Cleanup(e.factory.Shutdown)
+	clustertest.Go(e.t, e.rec.Run)
+	clustertest.Go(e.t, func(ctx context.Context) {
+		e.factory.Start(ctx)
+		e.sched.Run(ctx)
 	})
 }
 
@@ -124,13 +91,13 @@ func (e *env) createNode(name, cpu, mem string, mutate ...func(*api.Node)) *api.
 		m(n)
 	}
 	nodes := client.For[*api.Node](e.cl)
-	created, err := nodes.Create(testCtx(e.t), n, client.CreateOptions{})
+	created, err := nodes.Create(clustertest.Context(e.t), n, client.CreateOptions{})
 	require.NoError(e.t, err)
 	res := api.ResourceList{api.ResourceCPU: api.Quantity(cpu), api.ResourceMemory: api.Quantity(mem), api.ResourcePods: "110"}
 	created.Status.Capacity = res
 	created.Status.Allocatable = res
 	created.Status.Conditions = []api.NodeCondition{{Type: api.NodeReady, Status: api.ConditionTrue, Reason: "KubeletReady", LastHeartbeatTime: api.Now()}}
-	created, err = nodes.UpdateStatus(testCtx(e.t), created, client.UpdateOptions{})
+	created, err = nodes.UpdateStatus(clustertest.Context(e.t), created, client.UpdateOptions{})
 	require.NoError(e.t, err)
 	return created
 }
@@ -138,7 +105,7 @@ func (e *env) createNode(name, cpu, mem string, mutate ...func(*api.Node)) *api.
 // createPod creates a pending pod requesting cpu and mem ("" = nothing).
 func (e *env) createPod(name, cpu, mem string, mutate ...func(*api.Pod)) *api.Pod {
 	e.t.Helper()
-	p, err := client.For[*api.Pod](e.cl).Namespace(e.ns).Create(testCtx(e.t), e.newPod(name, cpu, mem, mutate...), client.CreateOptions{})
+	p, err := client.For[*api.Pod](e.cl).Namespace(e.ns).Create(clustertest.Context(e.t), e.newPod(name, cpu, mem, mutate...), client.CreateOptions{})
 	require.NoError(e.t, err)
 	return p
 }
@@ -164,7 +131,7 @@ func (e *env) newPod(name, cpu, mem string, mutate ...func(*api.Pod)) *api.Pod {
 
 func (e *env) getPod(name string) *api.Pod {
 	e.t.Helper()
-	p, err := client.For[*api.Pod](e.cl).Namespace(e.ns).Get(testCtx(e.t), name, client.GetOptions{})
+	p, err := client.For[*api.Pod](e.cl).Namespace(e.ns).Get(clustertest.Context(e.t), name, client.GetOptions{})
 	require.NoError(e.t, err)
 	return p
 }
@@ -208,7 +175,7 @@ func (e *env) waitUnschedulable(name, msg string) {
 func (e *env) waitEvent(pod, reason, msg string) {
 	e.t.Helper()
 	require.Eventually(e.t, func() bool {
-		l, err := client.For[*api.Event](e.cl).Namespace(e.ns).List(testCtx(e.t), client.ListOptions{})
+		l, err := client.For[*api.Event](e.cl).Namespace(e.ns).List(clustertest.Context(e.t), client.ListOptions{})
 		require.NoError(e.t, err)
 		for _, ev := range l.Items {
 			if ev.InvolvedObject.Name == pod && ev.Reason == reason && strings.Contains(ev.Message, msg) {

@@ -11,6 +11,7 @@ import (
 
 	"kubeloop/api"
 	"kubeloop/client"
+	"kubeloop/cluster/clustertest"
 )
 
 // Nine equal pods on three equal nodes land three per node: each assumed
@@ -18,7 +19,7 @@ import (
 // of 4 cpu is 12 points), so the next pod always prefers a node with fewer
 // pods, and random tie-breaks only choose among nodes with equal counts.
 func TestSpreadsEqualPodsEvenlyOverEqualNodes(t *testing.T) {
-	e := newEnv(t, "sched-spread", Options{})
+	e := newEnv(t, Options{})
 	for _, n := range []string{"a", "b", "c"} {
 		e.createNode(n, "4", "8Gi")
 	}
@@ -48,7 +49,7 @@ func TestSpreadsEqualPodsEvenlyOverEqualNodes(t *testing.T) {
 }
 
 func TestPodsThatDoNotFitWaitUntilABiggerNodeJoins(t *testing.T) {
-	e := newEnv(t, "sched-fit", Options{})
+	e := newEnv(t, Options{})
 	e.createNode("small-1", "1", "4Gi")
 	e.createNode("small-2", "1", "4Gi")
 	e.start()
@@ -70,7 +71,7 @@ func TestPodsThatDoNotFitWaitUntilABiggerNodeJoins(t *testing.T) {
 }
 
 func TestNoNodesMeansUnschedulableUntilOneRegisters(t *testing.T) {
-	e := newEnv(t, "sched-empty", Options{})
+	e := newEnv(t, Options{})
 	e.start()
 	e.createPod("lonely", "100m", "")
 	e.waitUnschedulable("lonely", ErrNoNodesAvailable.Error())
@@ -79,7 +80,7 @@ func TestNoNodesMeansUnschedulableUntilOneRegisters(t *testing.T) {
 }
 
 func TestNodeSelectorTaintsAndCordonedNodes(t *testing.T) {
-	e := newEnv(t, "sched-constraints", Options{})
+	e := newEnv(t, Options{})
 	ssd := func(n *api.Node) { n.Labels["disk"] = "ssd" }
 	e.createNode("ssd", "4", "8Gi", ssd)
 	e.createNode("plain", "4", "8Gi")
@@ -117,19 +118,19 @@ func TestNodeSelectorTaintsAndCordonedNodes(t *testing.T) {
 	// Relabelling a node is a node event: the pod is retried and fits.
 	nodes := client.For[*api.Node](e.cl)
 	require.NoError(t, client.RetryOnConflict(client.DefaultRetry, func() error {
-		n, err := nodes.Get(testCtx(t), e.nodeName("plain"), client.GetOptions{})
+		n, err := nodes.Get(clustertest.Context(t), e.nodeName("plain"), client.GetOptions{})
 		if err != nil {
 			return err
 		}
 		n.Labels["disk"] = "nvme"
-		_, err = nodes.Update(testCtx(t), n, client.UpdateOptions{})
+		_, err = nodes.Update(clustertest.Context(t), n, client.UpdateOptions{})
 		return err
 	}))
 	assert.Equal(t, e.nodeName("plain"), e.waitBound("nvme"))
 }
 
 func TestPodsOfOtherSchedulersAreLeftAlone(t *testing.T) {
-	e := newEnv(t, "sched-other", Options{})
+	e := newEnv(t, Options{})
 	e.createNode("a", "1", "1Gi")
 	e.start()
 	e.createPod("theirs", "", "", func(p *api.Pod) { p.Spec.SchedulerName = "someone-else" })
@@ -146,7 +147,7 @@ func TestPodsOfOtherSchedulersAreLeftAlone(t *testing.T) {
 // apiserver answers Conflict, the assumption is forgotten, and the cache
 // ends up with the pod where the API says it is.
 func TestLostBindingRaceForgetsTheAssumedPod(t *testing.T) {
-	e := newEnv(t, "sched-race", Options{})
+	e := newEnv(t, Options{})
 	e.createNode("a", "4", "8Gi")
 	e.createNode("b", "4", "8Gi")
 	realBind := e.sched.bind
@@ -199,7 +200,7 @@ func otherOf(e *env, node string) string {
 // binding fails with NotFound, the assumption is forgotten and nothing is
 // requeued.
 func TestPodDeletedBeforeBindingIsForgotten(t *testing.T) {
-	e := newEnv(t, "sched-deleted", Options{})
+	e := newEnv(t, Options{})
 	e.createNode("a", "4", "8Gi")
 	realBind := e.sched.bind
 	var bindErr atomic.Value
