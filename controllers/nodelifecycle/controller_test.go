@@ -8,6 +8,7 @@ import (
 
 	"kubeloop/api"
 	"kubeloop/client"
+	"kubeloop/cluster/clustertest"
 )
 
 // TestLostNodeIsMarkedUnknownTaintedAndEmptied stops a kubelet: its node
@@ -16,8 +17,7 @@ import (
 // forever), and when the kubelet returns the taint goes and the evicted pod
 // finishes terminating.
 func TestLostNodeIsMarkedUnknownTaintedAndEmptied(t *testing.T) {
-	ns := "lost"
-	newNamespace(t, ns)
+	ns := clustertest.Namespace(t, testCluster)
 	createPod(t, ns, "evictable", lostNode)
 	createPod(t, ns, "tolerant", lostNode, api.Toleration{Key: api.TaintNodeUnreachable, Operator: api.TolerationOpExists, Effect: api.TaintEffectNoExecute})
 	require.Eventually(t, func() bool { return podRunning(getPod(t, ns, "evictable")) && podRunning(getPod(t, ns, "tolerant")) }, waitFor, tick)
@@ -53,7 +53,7 @@ func TestLostNodeIsMarkedUnknownTaintedAndEmptied(t *testing.T) {
 }
 
 func TestNodeThatNeverPostedStatusIsMarkedNeverUpdated(t *testing.T) {
-	_, err := client.For[*api.Node](testCluster.Client).Create(testCtx(t), &api.Node{ObjectMeta: api.ObjectMeta{Name: "node-silent"}}, client.CreateOptions{})
+	_, err := client.For[*api.Node](testCluster.Client).Create(clustertest.Context(t), &api.Node{ObjectMeta: api.ObjectMeta{Name: "node-silent"}}, client.CreateOptions{})
 	require.NoError(t, err)
 	require.Eventually(t, func() bool { return unreachableTaint(getNode(t, "node-silent")) != nil }, waitFor, tick)
 	ready := condition(getNode(t, "node-silent"), api.NodeReady)
@@ -67,7 +67,7 @@ func TestHeartbeatingNodeIsNeverTainted(t *testing.T) {
 	leases := client.For[*api.Lease](testCluster.Client).Namespace(api.NamespaceNodeLease)
 	var start time.Time
 	require.Eventually(t, func() bool {
-		l, err := leases.Get(testCtx(t), "node-healthy", client.GetOptions{})
+		l, err := leases.Get(clustertest.Context(t), "node-healthy", client.GetOptions{})
 		if err != nil {
 			return false
 		}
@@ -76,7 +76,7 @@ func TestHeartbeatingNodeIsNeverTainted(t *testing.T) {
 	}, waitFor, tick)
 	// Wait, by the lease's own clock, for three grace periods to pass.
 	require.Eventually(t, func() bool {
-		l, err := leases.Get(testCtx(t), "node-healthy", client.GetOptions{})
+		l, err := leases.Get(clustertest.Context(t), "node-healthy", client.GetOptions{})
 		require.NoError(t, err)
 		n := getNode(t, "node-healthy")
 		require.Nil(t, unreachableTaint(n), "a heartbeating node is never tainted")

@@ -2,9 +2,6 @@ package nodelifecycle
 
 import (
 	"context"
-	"fmt"
-	"log/slog"
-	"os"
 	"testing"
 	"time"
 
@@ -14,6 +11,7 @@ import (
 	"kubeloop/client"
 	"kubeloop/client/record"
 	"kubeloop/cluster"
+	"kubeloop/cluster/clustertest"
 	"kubeloop/informer"
 	"kubeloop/kubelet"
 )
@@ -30,28 +28,12 @@ const (
 var testCluster *cluster.Cluster
 
 func TestMain(m *testing.M) {
-	os.Setenv("KUBELOOP_CACHE_MUTATION_DETECTOR", "true")
-	level := slog.LevelWarn
-	if os.Getenv("KUBELOOP_TEST_LOGS") != "" {
-		level = slog.LevelDebug
-	}
-	slog.SetDefault(slog.New(slog.NewTextHandler(os.Stderr, &slog.HandlerOptions{Level: level})))
-	ctx, cancel := context.WithTimeout(context.Background(), 60*time.Second)
-	c, err := cluster.Start(ctx, cluster.Options{Components: cluster.Components{Extra: []cluster.Component{
+	clustertest.Main(m, cluster.Options{Components: cluster.Components{Extra: []cluster.Component{
 		{Name: ControllerName, Run: runController},
 		{Name: "kubelet-" + lostNode, Run: func(ctx context.Context, c *cluster.Cluster) error {
 			return runKubelet(ctx, c, lostNode)
 		}},
-	}}})
-	cancel()
-	if err != nil {
-		fmt.Fprintln(os.Stderr, "start cluster:", err)
-		os.Exit(1)
-	}
-	testCluster = c
-	code := m.Run()
-	c.Stop()
-	os.Exit(code)
+	}}}, func(c *cluster.Cluster) { testCluster = c })
 }
 
 // runController wires the controller as the controller manager does, with
@@ -101,39 +83,23 @@ func runKubelet(ctx context.Context, c *cluster.Cluster, node string) error {
 // startKubelet runs a kubelet for node until the test ends.
 func startKubelet(t *testing.T, node string) {
 	t.Helper()
-	ctx, cancel := context.WithCancel(context.Background())
-	done := make(chan struct{})
-	go func() {
-		defer close(done)
+	clustertest.Go(t, func(ctx context.Context) {
 		if err := runKubelet(ctx, testCluster, node); err != nil {
 			t.Errorf("kubelet %s: %v", node, err)
 		}
-	}()
-	t.Cleanup(func() { cancel(); <-done })
-}
-
-func testCtx(t *testing.T) context.Context {
-	ctx, cancel := context.WithTimeout(context.Background(), 90*time.Second)
-	t.Cleanup(cancel)
-	return ctx
-}
-
-func newNamespace(t *testing.T, ns string) {
-	t.Helper()
-	_, err := client.For[*api.Namespace](testCluster.Client).Create(testCtx(t), &api.Namespace{ObjectMeta: api.ObjectMeta{Name: ns}}, client.CreateOptions{})
-	require.NoError(t, err)
+	})
 }
 
 func getNode(t *testing.T, name string) *api.Node {
 	t.Helper()
-	n, err := client.For[*api.Node](testCluster.Client).Get(testCtx(t), name, client.GetOptions{})
+	n, err := client.For[*api.Node](testCluster.Client).Get(clustertest.Context(t), name, client.GetOptions{})
 	require.NoError(t, err)
 	return n
 }
 
 func getPod(t *testing.T, ns, name string) *api.Pod {
 	t.Helper()
-	p, err := client.For[*api.Pod](testCluster.Client).Namespace(ns).Get(testCtx(t), name, client.GetOptions{})
+	p, err := client.For[*api.Pod](testCluster.Client).Namespace(ns).Get(clustertest.Context(t), name, client.GetOptions{})
 	if api.IsNotFound(err) {
 		return nil
 	}
@@ -148,7 +114,7 @@ func createPod(t *testing.T, ns, name, node string, tolerations ...api.Toleratio
 		Spec: api.PodSpec{NodeName: node, Tolerations: tolerations,
 			Containers: []api.Container{{Name: "web", Image: "nginx:1.27"}}},
 	}
-	_, err := client.For[*api.Pod](testCluster.Client).Namespace(ns).Create(testCtx(t), pod, client.CreateOptions{})
+	_, err := client.For[*api.Pod](testCluster.Client).Namespace(ns).Create(clustertest.Context(t), pod, client.CreateOptions{})
 	require.NoError(t, err)
 }
 
@@ -165,7 +131,7 @@ func podRunning(p *api.Pod) bool { return p != nil && p.Status.Phase == api.PodR
 
 func hasEvent(t *testing.T, ns, object, reason string) bool {
 	t.Helper()
-	l, err := client.For[*api.Event](testCluster.Client).Namespace(ns).List(testCtx(t), client.ListOptions{})
+	l, err := client.For[*api.Event](testCluster.Client).Namespace(ns).List(clustertest.Context(t), client.ListOptions{})
 	require.NoError(t, err)
 	for _, e := range l.Items {
 		if e.InvolvedObject.Name == object && e.Reason == reason {
