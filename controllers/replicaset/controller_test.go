@@ -9,10 +9,12 @@ import (
 
 	"kubeloop/api"
 	"kubeloop/client"
+	"kubeloop/cluster/clustertest"
 )
 
 func TestScaleUpAndDownConvergesExactly(t *testing.T) {
-	ns, cl := newNamespace(t, "rs-scale")
+	ns := clustertest.Namespace(t, testCluster)
+	cl := testCluster.Client
 	tracker := trackPods(t, cl, ns)
 	rs := createRS(t, cl, newReplicaSet(ns, "web", "web", 0))
 	requireConverged(t, cl, ns, "web", "app=web", 0)
@@ -42,14 +44,15 @@ func TestScaleUpAndDownConvergesExactly(t *testing.T) {
 }
 
 func TestDeletedPodsAreRecreated(t *testing.T) {
-	ns, cl := newNamespace(t, "rs-recreate")
+	ns := clustertest.Namespace(t, testCluster)
+	cl := testCluster.Client
 	createRS(t, cl, newReplicaSet(ns, "web", "web", 3))
 	requireConverged(t, cl, ns, "web", "app=web", 3)
 
 	before := listPods(t, cl, ns, "app=web")
 	gone := map[string]bool{}
 	for _, p := range before[:2] {
-		require.NoError(t, client.For[*api.Pod](cl).Namespace(ns).Delete(testCtx(t), p.Name, api.DeleteOptions{}))
+		require.NoError(t, client.For[*api.Pod](cl).Namespace(ns).Delete(clustertest.Context(t), p.Name, api.DeleteOptions{}))
 		gone[p.Name] = true
 	}
 	require.Eventually(t, func() bool {
@@ -68,18 +71,19 @@ func TestDeletedPodsAreRecreated(t *testing.T) {
 }
 
 func TestMatchingOrphanIsAdopted(t *testing.T) {
-	ns, cl := newNamespace(t, "rs-adopt")
+	ns := clustertest.Namespace(t, testCluster)
+	cl := testCluster.Client
 	orphan := &api.Pod{
 		ObjectMeta: api.ObjectMeta{Name: "stray", Namespace: ns, Labels: map[string]string{"app": "web", "tier": "web"}},
 		Spec:       api.PodSpec{Containers: []api.Container{{Name: "web", Image: "nginx"}}},
 	}
-	_, err := client.For[*api.Pod](cl).Namespace(ns).Create(testCtx(t), orphan, client.CreateOptions{})
+	_, err := client.For[*api.Pod](cl).Namespace(ns).Create(clustertest.Context(t), orphan, client.CreateOptions{})
 	require.NoError(t, err)
 
 	rs := createRS(t, cl, newReplicaSet(ns, "web", "web", 3))
 	requireConverged(t, cl, ns, "web", "app=web", 3)
 
-	stray, err := client.For[*api.Pod](cl).Namespace(ns).Get(testCtx(t), "stray", client.GetOptions{})
+	stray, err := client.For[*api.Pod](cl).Namespace(ns).Get(clustertest.Context(t), "stray", client.GetOptions{})
 	require.NoError(t, err, "the orphan counts towards the 3 instead of being replaced")
 	ref := controllerRefOf(stray)
 	require.NotNil(t, ref, "the orphan was adopted")
@@ -90,17 +94,18 @@ func TestMatchingOrphanIsAdopted(t *testing.T) {
 }
 
 func TestRelabeledPodIsReleasedAndReplaced(t *testing.T) {
-	ns, cl := newNamespace(t, "rs-release")
+	ns := clustertest.Namespace(t, testCluster)
+	cl := testCluster.Client
 	createRS(t, cl, newReplicaSet(ns, "web", "web", 3))
 	requireConverged(t, cl, ns, "web", "app=web", 3)
 
 	victim := listPods(t, cl, ns, "app=web")[0].Name
-	_, err := client.For[*api.Pod](cl).Namespace(ns).Patch(testCtx(t), victim, client.MergePatchType,
+	_, err := client.For[*api.Pod](cl).Namespace(ns).Patch(clustertest.Context(t), victim, client.MergePatchType,
 		[]byte(`{"metadata":{"labels":{"app":"debug"}}}`), client.PatchOptions{})
 	require.NoError(t, err)
 
 	require.Eventually(t, func() bool {
-		p, err := client.For[*api.Pod](cl).Namespace(ns).Get(testCtx(t), victim, client.GetOptions{})
+		p, err := client.For[*api.Pod](cl).Namespace(ns).Get(clustertest.Context(t), victim, client.GetOptions{})
 		return err == nil && len(p.OwnerReferences) == 0
 	}, waitFor, tick, "the relabeled pod loses its ownerReference")
 	requireConverged(t, cl, ns, "web", "app=web", 3)
@@ -111,13 +116,14 @@ func TestRelabeledPodIsReleasedAndReplaced(t *testing.T) {
 }
 
 func TestEventsReportCreatesAndDeletes(t *testing.T) {
-	ns, cl := newNamespace(t, "rs-events")
+	ns := clustertest.Namespace(t, testCluster)
+	cl := testCluster.Client
 	createRS(t, cl, newReplicaSet(ns, "web", "web", 1))
 	requireConverged(t, cl, ns, "web", "app=web", 1)
 	pod := listPods(t, cl, ns, "app=web")[0].Name
 
 	events := func() []*api.Event {
-		l, err := client.For[*api.Event](cl).Namespace(ns).List(testCtx(t), client.ListOptions{FieldSelector: "involvedObject.name=web"})
+		l, err := client.For[*api.Event](cl).Namespace(ns).List(clustertest.Context(t), client.ListOptions{FieldSelector: "involvedObject.name=web"})
 		require.NoError(t, err)
 		return l.Items
 	}
@@ -138,7 +144,8 @@ func TestEventsReportCreatesAndDeletes(t *testing.T) {
 
 func TestStatusCountsReadyAndAvailablePods(t *testing.T) {
 	const minReady = 3
-	ns, cl := newNamespace(t, "rs-status")
+	ns := clustertest.Namespace(t, testCluster)
+	cl := testCluster.Client
 	rs := newReplicaSet(ns, "web", "web", 3)
 	rs.Spec.MinReadySeconds = minReady
 	createRS(t, cl, rs)

@@ -9,6 +9,7 @@ import (
 
 	"kubeloop/api"
 	"kubeloop/client"
+	"kubeloop/cluster/clustertest"
 )
 
 const (
@@ -35,14 +36,14 @@ func newReplicaSet(ns, name, app string, replicas int32) *api.ReplicaSet {
 
 func createRS(t *testing.T, cl *client.Client, rs *api.ReplicaSet) *api.ReplicaSet {
 	t.Helper()
-	out, err := client.For[*api.ReplicaSet](cl).Namespace(rs.Namespace).Create(testCtx(t), rs, client.CreateOptions{})
+	out, err := client.For[*api.ReplicaSet](cl).Namespace(rs.Namespace).Create(clustertest.Context(t), rs, client.CreateOptions{})
 	require.NoError(t, err)
 	return out
 }
 
 func getRS(t *testing.T, cl *client.Client, ns, name string) *api.ReplicaSet {
 	t.Helper()
-	rs, err := client.For[*api.ReplicaSet](cl).Namespace(ns).Get(testCtx(t), name, client.GetOptions{})
+	rs, err := client.For[*api.ReplicaSet](cl).Namespace(ns).Get(clustertest.Context(t), name, client.GetOptions{})
 	require.NoError(t, err)
 	return rs
 }
@@ -52,12 +53,12 @@ func scaleTo(t *testing.T, cl *client.Client, ns, name string, n int32) {
 	t.Helper()
 	rsc := client.For[*api.ReplicaSet](cl).Namespace(ns)
 	err := client.RetryOnConflict(client.DefaultRetry, func() error {
-		s, err := rsc.GetScale(testCtx(t), name)
+		s, err := rsc.GetScale(clustertest.Context(t), name)
 		if err != nil {
 			return err
 		}
 		s.Spec.Replicas = n
-		_, err = rsc.UpdateScale(testCtx(t), name, s, client.UpdateOptions{})
+		_, err = rsc.UpdateScale(clustertest.Context(t), name, s, client.UpdateOptions{})
 		return err
 	})
 	require.NoError(t, err)
@@ -66,7 +67,7 @@ func scaleTo(t *testing.T, cl *client.Client, ns, name string, n int32) {
 // listPods reads the namespace's pods from the API (not a cache).
 func listPods(t *testing.T, cl *client.Client, ns string, selector string) []*api.Pod {
 	t.Helper()
-	l, err := client.For[*api.Pod](cl).Namespace(ns).List(testCtx(t), client.ListOptions{LabelSelector: selector})
+	l, err := client.For[*api.Pod](cl).Namespace(ns).List(clustertest.Context(t), client.ListOptions{LabelSelector: selector})
 	require.NoError(t, err)
 	return l.Items
 }
@@ -95,7 +96,7 @@ type podTracker struct {
 
 func trackPods(t *testing.T, cl *client.Client, ns string) *podTracker {
 	t.Helper()
-	ctx := testCtx(t)
+	ctx := clustertest.Context(t)
 	pods := client.For[*api.Pod](cl).Namespace(ns)
 	l, err := pods.List(ctx, client.ListOptions{})
 	require.NoError(t, err)
@@ -161,13 +162,13 @@ func markReady(t *testing.T, cl *client.Client, pod *api.Pod, readySince time.Ti
 	t.Helper()
 	pods := client.For[*api.Pod](cl).Namespace(pod.Namespace)
 	err := client.RetryOnConflict(client.DefaultRetry, func() error {
-		cur, err := pods.Get(testCtx(t), pod.Name, client.GetOptions{})
+		cur, err := pods.Get(clustertest.Context(t), pod.Name, client.GetOptions{})
 		if err != nil {
 			return err
 		}
 		cur.Status.Phase = api.PodRunning
 		cur.Status.Conditions = []api.PodCondition{{Type: api.PodReady, Status: api.ConditionTrue, LastTransitionTime: api.NewTime(readySince)}}
-		_, err = pods.UpdateStatus(testCtx(t), cur, client.UpdateOptions{})
+		_, err = pods.UpdateStatus(clustertest.Context(t), cur, client.UpdateOptions{})
 		return err
 	})
 	require.NoError(t, err)

@@ -15,6 +15,7 @@ import (
 	"kubeloop/api"
 	"kubeloop/client"
 	"kubeloop/client/record"
+	"kubeloop/cluster/clustertest"
 	"kubeloop/informer"
 	"kubeloop/reflector"
 )
@@ -40,19 +41,16 @@ func startController(t *testing.T, cl *client.Client, rsFactory, podFactory *inf
 
 func runController(t *testing.T, rsc *Controller, factories ...*informer.SharedInformerFactory) {
 	t.Helper()
-	ctx, cancel := context.WithCancel(context.Background())
-	var wg sync.WaitGroup
+	// Cleanups run last-registered first: the controller stops before its
+	// informers shut down.
 	for _, f := range factories {
-		f.Start(ctx)
+		t.Cleanup(f.Shutdown)
 	}
-	wg.Add(1)
-	go func() { defer wg.Done(); rsc.Run(ctx, 5) }()
-	t.Cleanup(func() {
-		cancel()
-		wg.Wait()
+	clustertest.Go(t, func(ctx context.Context) {
 		for _, f := range factories {
-			f.Shutdown()
+			f.Start(ctx)
 		}
+		rsc.Run(ctx, 5)
 	})
 }
 
@@ -129,7 +127,8 @@ func (w *delayedWatcher) run(delay time.Duration) {
 }
 
 func TestNoCreateStormWhenThePodWatchLags(t *testing.T) {
-	ns, cl := newNamespace(t, "rs-storm")
+	ns := clustertest.Namespace(t, testCluster)
+	cl := testCluster.Client
 	tracker := trackPods(t, cl, ns)
 	t.Cleanup(func() {
 		if t.Failed() {
@@ -169,7 +168,7 @@ func (c *countingTransport) RoundTrip(r *http.Request) (*http.Response, error) {
 }
 
 func TestNoStatusWriteWhenNothingChanged(t *testing.T) {
-	ns, _ := newNamespace(t, "rs-status-writes")
+	ns := clustertest.Namespace(t, testCluster)
 	counter := &countingTransport{base: http.DefaultTransport}
 	cfg := *testCluster.Config
 	cfg.Transport = counter
@@ -220,7 +219,7 @@ func TestNoStatusWriteWhenNothingChanged(t *testing.T) {
 
 	rsClient := client.For[*api.ReplicaSet](cl).Namespace(ns)
 	for _, mark := range []string{"1", "2", "3"} {
-		updated, err := rsClient.Patch(testCtx(t), "web", client.MergePatchType,
+		updated, err := rsClient.Patch(clustertest.Context(t), "web", client.MergePatchType,
 			[]byte(`{"metadata":{"annotations":{"test/mark":"`+mark+`"}}}`), client.PatchOptions{})
 		require.NoError(t, err)
 		rv = updated.ResourceVersion
