@@ -2,11 +2,7 @@ package labeler
 
 import (
 	"context"
-	"fmt"
-	"log/slog"
 	"net/http"
-	"os"
-	"strings"
 	"sync"
 	"sync/atomic"
 	"testing"
@@ -17,6 +13,7 @@ import (
 	"kubeloop/api"
 	"kubeloop/client"
 	"kubeloop/cluster"
+	"kubeloop/cluster/clustertest"
 	"kubeloop/informer"
 )
 
@@ -25,20 +22,7 @@ import (
 var testCluster *cluster.Cluster
 
 func TestMain(m *testing.M) {
-	os.Setenv("KUBELOOP_CACHE_MUTATION_DETECTOR", "true")
-	ctx, cancel := context.WithTimeout(context.Background(), 60*time.Second)
-	// The apiserver logs every write; keep only its warnings.
-	quiet := slog.New(slog.NewTextHandler(os.Stderr, &slog.HandlerOptions{Level: slog.LevelWarn}))
-	c, err := cluster.Start(ctx, cluster.Options{Logger: quiet})
-	cancel()
-	if err != nil {
-		fmt.Fprintln(os.Stderr, "start cluster:", err)
-		os.Exit(1)
-	}
-	testCluster = c
-	code := m.Run()
-	c.Stop()
-	os.Exit(code)
+	clustertest.Main(m, cluster.Options{}, func(c *cluster.Cluster) { testCluster = c })
 }
 
 const wait = 20 * time.Second
@@ -101,33 +85,14 @@ func startLabeler(t *testing.T, namespaces []string, beforeWrite func(*http.Requ
 		return err
 	}
 
-	ctx, cancel := context.WithCancel(context.Background())
-	done := make(chan struct{})
-	factory.Start(ctx)
-	go func() {
-		defer close(done)
+	// Cleanups run last-registered first: the controller stops before its
+	// informers shut down.
+	t.Cleanup(factory.Shutdown)
+	clustertest.Go(t, func(ctx context.Context) {
+		factory.Start(ctx)
 		ctrl.Run(ctx, 2)
-	}()
-	t.Cleanup(func() {
-		cancel()
-		<-done
-		factory.Shutdown()
 	})
 	return r
-}
-
-// newNamespace creates a namespace named after the test (and suffix).
-func newNamespace(t *testing.T, suffix string) string {
-	t.Helper()
-	name := strings.ToLower(strings.ReplaceAll(t.Name(), "/", "-"))
-	if len(name) > 50 {
-		name = name[:50]
-	}
-	name += suffix
-	_, err := client.For[*api.Namespace](testCluster.Client).Create(context.Background(),
-		&api.Namespace{ObjectMeta: api.ObjectMeta{Name: name}}, client.CreateOptions{})
-	require.NoError(t, err)
-	return name
 }
 
 func configMaps(ns string) *client.Resource[*api.ConfigMap] {
@@ -179,7 +144,7 @@ func setLabels(t *testing.T, ns, name string, labels map[string]string) {
 // labeler of one test never touches the ConfigMaps another left behind;
 // this one runs with the default (all namespaces).
 func TestConfigMapWithoutLabelGetsLabelled(t *testing.T) {
-	ns := newNamespace(t, "")
+	ns := clustertest.Namespace(t, testCluster)
 	startLabeler(t, nil, nil)
 	createConfigMap(t, ns, "hello", map[string]string{"app": "web"})
 	cm := eventuallyLabelled(t, ns, "hello")
@@ -188,7 +153,7 @@ func TestConfigMapWithoutLabelGetsLabelled(t *testing.T) {
 }
 
 func TestRemovedLabelIsRestored(t *testing.T) {
-	ns := newNamespace(t, "")
+	ns := clustertest.Namespace(t, testCluster)
 	startLabeler(t, []string{ns}, nil)
 	createConfigMap(t, ns, "hello", nil)
 	eventuallyLabelled(t, ns, "hello")
@@ -199,7 +164,7 @@ func TestRemovedLabelIsRestored(t *testing.T) {
 }
 
 func TestChangedLabelValueIsRestored(t *testing.T) {
-	ns := newNamespace(t, "")
+	ns := clustertest.Namespace(t, testCluster)
 	startLabeler(t, []string{ns}, nil)
 	createConfigMap(t, ns, "hello", nil)
 	eventuallyLabelled(t, ns, "hello")
@@ -209,8 +174,8 @@ func TestChangedLabelValueIsRestored(t *testing.T) {
 }
 
 func TestConfigMapOutsideConfiguredNamespacesIsLeftAlone(t *testing.T) {
-	managed := newNamespace(t, "")
-	other := newNamespace(t, "-other")
+	managed := clustertest.Namespace(t, testCluster)
+	other := clustertest.Namespace(t, testCluster)
 	r := startLabeler(t, []string{managed}, nil)
 
 	createConfigMap(t, other, "ignored", nil)
@@ -228,7 +193,7 @@ func TestConfigMapOutsideConfiguredNamespacesIsLeftAlone(t *testing.T) {
 }
 
 func TestSecondReconcileMakesNoWrite(t *testing.T) {
-	ns := newNamespace(t, "")
+	ns := clustertest.Namespace(t, testCluster)
 	r := startLabeler(t, []string{ns}, nil)
 	key := ns + "/hello"
 	createConfigMap(t, ns, "hello", nil)
@@ -252,7 +217,7 @@ func TestSecondReconcileMakesNoWrite(t *testing.T) {
 }
 
 func TestConflictIsRetriedAgainstTheNewerObject(t *testing.T) {
-	ns := newNamespace(t, "")
+	ns := clustertest.Namespace(t, testCluster)
 	var once sync.Once
 	// Just before the controller's first write, someone else changes the
 	// ConfigMap: the controller's update carries a stale resourceVersion.
