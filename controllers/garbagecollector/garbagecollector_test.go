@@ -3,9 +3,6 @@ package garbagecollector
 import (
 	"context"
 	"fmt"
-	"log/slog"
-	"os"
-	"strings"
 	"testing"
 	"time"
 
@@ -15,6 +12,7 @@ import (
 	"kubeloop/api"
 	"kubeloop/client"
 	"kubeloop/cluster"
+	"kubeloop/cluster/clustertest"
 	"kubeloop/informer"
 )
 
@@ -23,31 +21,10 @@ import (
 // references themselves.
 var testCluster *cluster.Cluster
 
-// replacementGCs are collectors a test started in place of the cluster's
-// (see TestRestartedCollectorFinishesWhatHappenedWhileItWasDown); TestMain
-// stops them before the cluster.
-var replacementGCs []func()
-
 func TestMain(m *testing.M) {
-	os.Setenv("KUBELOOP_CACHE_MUTATION_DETECTOR", "true")
-	quiet := slog.New(slog.NewTextHandler(os.Stderr, &slog.HandlerOptions{Level: slog.LevelWarn}))
-	ctx, cancel := context.WithTimeout(context.Background(), 60*time.Second)
-	c, err := cluster.Start(ctx, cluster.Options{
-		Logger:     quiet,
+	clustertest.Main(m, cluster.Options{
 		Components: cluster.Components{Extra: []cluster.Component{{Name: "garbage-collector", Run: runGC}}},
-	})
-	cancel()
-	if err != nil {
-		fmt.Fprintln(os.Stderr, "start cluster:", err)
-		os.Exit(1)
-	}
-	testCluster = c
-	code := m.Run()
-	for _, stop := range replacementGCs {
-		stop()
-	}
-	c.Stop()
-	os.Exit(code)
+	}, func(c *cluster.Cluster) { testCluster = c })
 }
 
 // runGC is how a controller manager would run the collector.
@@ -72,18 +49,6 @@ const (
 )
 
 func bg() context.Context { return context.Background() }
-
-func newNamespace(t *testing.T) string {
-	t.Helper()
-	name := strings.ToLower(t.Name())
-	if len(name) > 60 {
-		name = name[:60]
-	}
-	_, err := client.For[*api.Namespace](testCluster.Client).Create(bg(),
-		&api.Namespace{ObjectMeta: api.ObjectMeta{Name: name}}, client.CreateOptions{})
-	require.NoError(t, err)
-	return name
-}
 
 func replicaSets(ns string) *client.Resource[*api.ReplicaSet] {
 	return client.For[*api.ReplicaSet](testCluster.Client).Namespace(ns)
@@ -166,7 +131,7 @@ func eventuallyGone[T api.Object](t *testing.T, r *client.Resource[T], name stri
 }
 
 func TestBackgroundDeletionDeletesDependents(t *testing.T) {
-	ns := newNamespace(t)
+	ns := clustertest.Namespace(t, testCluster)
 	rs := createReplicaSet(t, ns, "web")
 	createOwnedPods(t, rs, nil)
 
@@ -179,7 +144,7 @@ func TestBackgroundDeletionDeletesDependents(t *testing.T) {
 }
 
 func TestForegroundDeletionWaitsForBlockingDependents(t *testing.T) {
-	ns := newNamespace(t)
+	ns := clustertest.Namespace(t, testCluster)
 	rs := createReplicaSet(t, ns, "web")
 	// A finalizer of the test holds one pod back, so the owner has a
 	// blocking dependent for as long as the test wants.
@@ -208,7 +173,7 @@ func TestForegroundDeletionWaitsForBlockingDependents(t *testing.T) {
 }
 
 func TestOrphanDeletionKeepsDependentsWithoutOwnerReference(t *testing.T) {
-	ns := newNamespace(t)
+	ns := clustertest.Namespace(t, testCluster)
 	rs := createReplicaSet(t, ns, "web")
 	createOwnedPods(t, rs, nil)
 
@@ -226,14 +191,14 @@ func TestOrphanDeletionKeepsDependentsWithoutOwnerReference(t *testing.T) {
 }
 
 func TestDependentOfOwnerThatNeverExistedIsDeleted(t *testing.T) {
-	ns := newNamespace(t)
+	ns := clustertest.Namespace(t, testCluster)
 	ghost := &api.ReplicaSet{ObjectMeta: api.ObjectMeta{Name: "ghost", Namespace: ns, UID: uuid.NewString()}}
 	createPod(t, ns, "orphan", nil, controllerRef(ghost, true))
 	eventuallyGone(t, pods(ns), "orphan")
 }
 
 func TestDependentOfSameNamedOwnerWithOtherUIDIsDeleted(t *testing.T) {
-	ns := newNamespace(t)
+	ns := clustertest.Namespace(t, testCluster)
 	real := createReplicaSet(t, ns, "web")
 	stale := *real
 	stale.UID = uuid.NewString() // an earlier "web", long gone
@@ -247,7 +212,7 @@ func TestDependentOfSameNamedOwnerWithOtherUIDIsDeleted(t *testing.T) {
 }
 
 func TestOnlyDanglingReferenceIsRemovedWhenAnotherOwnerRemains(t *testing.T) {
-	ns := newNamespace(t)
+	ns := clustertest.Namespace(t, testCluster)
 	keep := createReplicaSet(t, ns, "keep")
 	gone := createReplicaSet(t, ns, "gone")
 	createPod(t, ns, "shared", nil, controllerRef(keep, true), controllerRef(gone, false))
@@ -265,7 +230,7 @@ func TestOnlyDanglingReferenceIsRemovedWhenAnotherOwnerRemains(t *testing.T) {
 }
 
 func TestRestartedCollectorFinishesWhatHappenedWhileItWasDown(t *testing.T) {
-	ns := newNamespace(t)
+	ns := clustertest.Namespace(t, testCluster)
 	require.NoError(t, testCluster.StopComponent("garbage-collector"))
 
 	// While no collector runs: one owner is deleted outright, another starts
@@ -279,10 +244,9 @@ func TestRestartedCollectorFinishesWhatHappenedWhileItWasDown(t *testing.T) {
 	require.Len(t, listPods(t, ns), numPods+1)
 
 	// A new collector learns both from its initial lists.
-	ctx, cancel := context.WithCancel(bg())
-	done := make(chan error, 1)
-	go func() { done <- runGC(ctx, testCluster) }()
-	replacementGCs = append(replacementGCs, func() { cancel(); <-done })
+	// It runs as the cluster's component, as the stopped one did: the tests
+	// after this one keep a collector, and the cluster stops it.
+	testCluster.StartComponent(cluster.Component{Name: "garbage-collector", Run: runGC})
 
 	eventuallyGone(t, replicaSets(ns), "orphaning")
 	require.Eventually(t, func() bool {
