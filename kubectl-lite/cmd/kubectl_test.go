@@ -13,6 +13,7 @@ import (
 
 	"kubeloop/api"
 	"kubeloop/client"
+	"kubeloop/cluster/clustertest"
 )
 
 // realKubectl finds a kubectl: $KUBECTL, else a versioned kubectl.1.33 or
@@ -64,10 +65,8 @@ func TestApplyStoresWhatRealKubectlStores(t *testing.T) {
 	}
 	base := newNamespace(t)
 	nsLite, nsReal := base+"-l", base+"-r"
-	for _, ns := range []string{nsLite, nsReal} {
-		_, err := client.For[*api.Namespace](testCluster.Client).Create(context.Background(), &api.Namespace{ObjectMeta: api.ObjectMeta{Name: ns}}, client.CreateOptions{})
-		require.NoError(t, err)
-	}
+	clustertest.CreateNamespace(t, testCluster, nsLite)
+	clustertest.CreateNamespace(t, testCluster, nsReal)
 	dir := t.TempDir()
 	v1 := rsManifest("web", 2) + "---\napiVersion: v1\nkind: ConfigMap\nmetadata: {name: cfg, annotations: {note: one}}\ndata: {a: '1', b: '2'}\n"
 	v2 := strings.Replace(rsManifest("web", 4), "image: nginx:1.27", "image: nginx:1.28", 1) +

@@ -5,7 +5,6 @@ import (
 	"context"
 	"flag"
 	"fmt"
-	"log/slog"
 	"os"
 	"path/filepath"
 	"regexp"
@@ -19,6 +18,7 @@ import (
 	"kubeloop/api"
 	"kubeloop/client"
 	"kubeloop/cluster"
+	"kubeloop/cluster/clustertest"
 )
 
 var update = flag.Bool("update", false, "rewrite the golden files in testdata/")
@@ -28,19 +28,7 @@ var update = flag.Bool("update", false, "rewrite the golden files in testdata/")
 var testCluster *cluster.Cluster
 
 func TestMain(m *testing.M) {
-	flag.Parse()
-	slog.SetDefault(slog.New(slog.NewTextHandler(os.Stderr, &slog.HandlerOptions{Level: slog.LevelWarn})))
-	ctx, cancel := context.WithTimeout(context.Background(), 60*time.Second)
-	c, err := cluster.Start(ctx, cluster.Options{})
-	cancel()
-	if err != nil {
-		fmt.Fprintln(os.Stderr, "start cluster:", err)
-		os.Exit(1)
-	}
-	testCluster = c
-	code := m.Run()
-	c.Stop()
-	os.Exit(code)
+	clustertest.Main(m, cluster.Options{}, func(c *cluster.Cluster) { testCluster = c })
 }
 
 // syncBuffer is a bytes.Buffer safe to read while a command writes to it.
@@ -91,7 +79,9 @@ func mustKL(t *testing.T, ns, stdin string, args ...string) string {
 	return r.out
 }
 
-// newNamespace creates a namespace named after the test.
+// newNamespace creates a namespace named after the test. Unlike
+// clustertest.Namespace the name has no random part: describe and get print
+// it, and the golden files hold it.
 func newNamespace(t *testing.T) string {
 	t.Helper()
 	name := strings.ToLower(regexp.MustCompile(`[^a-zA-Z0-9]+`).ReplaceAllString(t.Name(), "-"))
@@ -99,9 +89,7 @@ func newNamespace(t *testing.T) string {
 		name = name[:50]
 	}
 	name = strings.Trim(name, "-")
-	_, err := client.For[*api.Namespace](testCluster.Client).Create(context.Background(),
-		&api.Namespace{ObjectMeta: api.ObjectMeta{Name: name}}, client.CreateOptions{})
-	require.NoError(t, err)
+	clustertest.CreateNamespace(t, testCluster, name)
 	return name
 }
 
