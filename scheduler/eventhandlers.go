@@ -12,20 +12,28 @@ import (
 // scheduler is responsible for feed the queue. Node events and deletions of
 // assigned pods may make room, so they retry the unschedulable pods.
 // Kubernetes: pkg/scheduler/eventhandlers.go, addAllEventHandlers.
-func (s *Scheduler) addAllEventHandlers(pods informer.Typed[*api.Pod], nodes informer.Typed[*api.Node]) error {
-	if _, err := pods.AddEventHandler(informer.ResourceEventHandlerFuncs{
+//
+// It returns the registrations' HasSynced: the scheduler must wait until its
+// own handlers have seen every initial object, not merely until the
+// informers have, or its first cycles would run on an empty node cache.
+func (s *Scheduler) addAllEventHandlers(pods informer.Typed[*api.Pod], nodes informer.Typed[*api.Node]) ([]func() bool, error) {
+	podReg, err := pods.AddEventHandler(informer.ResourceEventHandlerFuncs{
 		AddFunc:    func(obj any, _ bool) { s.addPod(obj) },
 		UpdateFunc: s.updatePod,
 		DeleteFunc: s.deletePod,
-	}); err != nil {
-		return err
+	})
+	if err != nil {
+		return nil, err
 	}
-	_, err := nodes.AddEventHandler(informer.ResourceEventHandlerFuncs{
+	nodeReg, err := nodes.AddEventHandler(informer.ResourceEventHandlerFuncs{
 		AddFunc:    func(obj any, _ bool) { s.addNode(obj) },
 		UpdateFunc: s.updateNode,
 		DeleteFunc: s.deleteNode,
 	})
-	return err
+	if err != nil {
+		return nil, err
+	}
+	return []func() bool{podReg.HasSynced, nodeReg.HasSynced}, nil
 }
 
 func assignedPod(pod *api.Pod) bool { return pod.Spec.NodeName != "" }

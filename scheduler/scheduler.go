@@ -128,16 +128,17 @@ func New(c *client.Client, factory *informer.SharedInformerFactory, recorder rec
 		queue:           newSchedulingQueue(opts.Clock, opts.PodInitialBackoff, opts.PodMaxBackoff, opts.MetricsProvider),
 		fwk:             fwk,
 		podLister:       podInformer.Lister(),
-		synced:          []func() bool{podInformer.HasSynced, nodeInformer.HasSynced},
 		attemptDuration: attempt,
 		bindSlots:       make(chan struct{}, maxConcurrentBinds),
 	}
 	s.bind = func(ctx context.Context, b *api.Binding) error {
 		return client.For[*api.Pod](s.client).Namespace(b.Namespace).Bind(ctx, b, client.CreateOptions{})
 	}
-	if err := s.addAllEventHandlers(podInformer, nodeInformer); err != nil {
+	synced, err := s.addAllEventHandlers(podInformer, nodeInformer)
+	if err != nil {
 		return nil, fmt.Errorf("scheduler: %w", err)
 	}
+	s.synced = synced
 	return s, nil
 }
 
