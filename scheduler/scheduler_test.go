@@ -139,8 +139,12 @@ func TestPodsOfOtherSchedulersAreLeftAlone(t *testing.T) {
 	p := e.getPod("theirs")
 	assert.Empty(t, p.Spec.NodeName)
 	assert.Empty(t, p.Status.Conditions)
-	active, backoff, unschedulable, inFlight := e.sched.queue.PendingPods()
-	assert.Zero(t, active+backoff+unschedulable+inFlight)
+	// "ours" leaves the in-flight set just after its binding lands, so wait
+	// for the queue to empty; "theirs" would keep it non-empty forever.
+	require.Eventually(t, func() bool {
+		active, backoff, unschedulable, inFlight := e.sched.queue.PendingPods()
+		return active+backoff+unschedulable+inFlight == 0
+	}, waitFor, tick)
 }
 
 // Another scheduler binds the pod between our choice and our binding: the
