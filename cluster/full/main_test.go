@@ -106,7 +106,7 @@ func podReady(p *api.Pod) bool {
 
 func newNamespace(t testing.TB, c *cluster.Cluster) string {
 	t.Helper()
-	name := strings.ToLower(strings.NewReplacer("/", "-", "_", "-").Replace(t.Name()))
+	name := strings.ToLower(strings.NewReplacer("/", "-", "_", "-", "=", "-").Replace(t.Name()))
 	if len(name) > 40 {
 		name = name[:40]
 	}
