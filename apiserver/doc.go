@@ -16,6 +16,22 @@
 // Prometheus metrics are served beside the API (discovery.go, health.go,
 // metrics.go).
 //
+// What real clients need beyond the verbs (the conformance/ module drives
+// the genuine kubectl 1.32/1.33 and client-go v0.37.2 against it):
+//   - Aggregated discovery v2 on /api and /apis when the Accept header asks
+//     for it, legacy discovery otherwise (discovery_aggregated.go).
+//   - /openapi/v3: an index and one schema-less document per group-version
+//     whose PATCH operations declare fieldValidation, so kubectl leaves
+//     validation to the server instead of fetching /openapi/v2
+//     (openapi.go).
+//   - meta.k8s.io Table output with kubectl's columns for every kind, in
+//     get, list and watch (tables.go, tableprinters.go).
+//   - Strategic merge patch (package strategicpatch), so client-side
+//     `kubectl apply` works.
+//   - Protobuf request bodies for ConfigMap and Namespace, which kubectl's
+//     `create configmap` and `create namespace` send regardless
+//     (protobuf.go).
+//
 // Kubernetes counterparts (kubernetes v1.37.2):
 //   - staging/src/k8s.io/apiserver/pkg/endpoints/request/requestinfo.go
 //     (RequestInfoFactory.NewRequestInfo) — routes.go
@@ -32,17 +48,26 @@
 //   - pkg/registry/apps/replicaset/storage/storage.go (ScaleREST) — scale
 //   - pkg/registry/core/namespace/storage/storage.go (REST.Delete) and
 //     pkg/controller/namespace/deletion — namespace deletion
-//   - staging/src/k8s.io/apiserver/pkg/endpoints/discovery — discovery.go
+//   - staging/src/k8s.io/apiserver/pkg/endpoints/discovery and
+//     discovery/aggregated — discovery.go, discovery_aggregated.go
+//   - pkg/printers/internalversion/printers.go and
+//     staging/src/k8s.io/apiserver/pkg/endpoints/handlers/response.go
+//     (asTable) — tables.go, tableprinters.go
+//   - staging/src/k8s.io/kube-openapi/pkg/handler3 — openapi.go
 //   - staging/src/k8s.io/apiserver/pkg/server/filters/wrap.go
 //     (WithPanicRecovery) — handler.go
 //
 // Choices and simplifications (what Kubernetes does that we do not):
-//   - JSON only: no protobuf, no YAML bodies, no Table output, no
-//     aggregated discovery, no OpenAPI (kubectl needs --validate=false).
+//   - JSON only: responses are always JSON; request bodies are JSON except
+//     the protobuf ConfigMap and Namespace bodies above; no YAML bodies. The
+//     OpenAPI documents carry no schemas.
 //   - No authentication, authorization, audit, priority and fairness, API
 //     aggregation, dry run, or managedFields. Plain HTTP on loopback.
-//   - PATCH supports merge patch and JSON patch. Strategic merge patch and
-//     server-side apply are answered 415 for now (a later issue adds them).
+//   - PATCH supports merge patch, JSON patch and strategic merge patch.
+//     Server-side apply (application/apply-patch+yaml) is NOT supported: it
+//     is answered 415 with a Status saying so, which kubectl prints as
+//     "Server-side apply not available on the server: (...)". There is no
+//     managedFields.
 //   - The main resource ignores status; /status changes only status,
 //     labels and annotations. Generation is compared after defaulting.
 //   - DELETE replies 200 with the object for every kind (Kubernetes sends a
