@@ -108,11 +108,16 @@ func (r *Recorder) Run(ctx context.Context) {
 		case <-ctx.Done():
 			// Drain with a short deadline of its own: the events already
 			// reported are part of what happened.
+			// What does not fit in it is dropped with one log line.
 			drainCtx, cancel := context.WithTimeout(context.Background(), 2*time.Second)
 			defer cancel()
 			for {
 				select {
 				case ev := <-r.queue:
+					if drainCtx.Err() != nil {
+						r.log.Warn("stopping; dropping unwritten events", "dropped", len(r.queue)+1)
+						return
+					}
 					r.write(drainCtx, ev)
 				default:
 					return
