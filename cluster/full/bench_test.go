@@ -49,7 +49,7 @@ func benchmarkScale(b *testing.B, nodes int, replicas int32) {
 	}
 	waitNodesReady(b, c, names...)
 
-	closedBefore := terminatedWatchers(b, c)
+	before := readCounters(b, c)
 	var total time.Duration
 	restarts := 0
 	var startup []time.Duration
@@ -60,15 +60,10 @@ func benchmarkScale(b *testing.B, nodes int, replicas int32) {
 		ns := newNamespace(b, c)
 		createReplicaSet(b, c, replicaSet(ns, "scale", 0, "10m", "16Mi"))
 		obs := observePods(b, c, ns, int(replicas))
-		rsClient := client.For[*api.ReplicaSet](c.Client).Namespace(ns)
-		scale, err := rsClient.GetScale(testCtx(b), "scale")
-		require.NoError(b, err)
-		scale.Spec.Replicas = replicas
 		b.StartTimer()
 
 		start := time.Now()
-		_, err = rsClient.UpdateScale(testCtx(b), "scale", scale, client.UpdateOptions{})
-		require.NoError(b, err)
+		scaleTo(b, c, ns, "scale", replicas)
 		select {
 		case <-obs.done:
 		case <-time.After(5 * time.Minute):
@@ -92,9 +87,30 @@ func benchmarkScale(b *testing.B, nodes int, replicas int32) {
 	b.ReportMetric(ms(percentile(startup, 0.99)), "startup-p99-ms")
 	b.ReportMetric(schedRate/float64(b.N), "sched-pods/s")
 	// Diagnostics: how often the apiserver closed a slow watcher (every
-	// component's, not only ours) and our own watch was restarted.
-	b.ReportMetric((terminatedWatchers(b, c)-closedBefore)/float64(b.N), "watchers-closed")
+	// component's, not only ours) and our own watch was restarted, and
+	// how many requests (and 409 Conflicts among them) a pod cost.
+	after := readCounters(b, c)
+	b.ReportMetric((after.closedWatchers-before.closedWatchers)/float64(b.N), "watchers-closed")
+	b.ReportMetric((after.requests-before.requests)/float64(b.N)/float64(replicas), "requests/pod")
+	b.ReportMetric((after.conflicts-before.conflicts)/float64(b.N)/float64(replicas), "conflicts/pod")
 	b.ReportMetric(float64(restarts)/float64(b.N), "bench-rewatches")
+
+}
+
+// scaleTo sets replicas through the scale subresource, as kubectl scale
+// does, retrying when the controller's status write got in between.
+func scaleTo(t testing.TB, c *cluster.Cluster, ns, name string, replicas int32) {
+	t.Helper()
+	rsClient := client.For[*api.ReplicaSet](c.Client).Namespace(ns)
+	require.NoError(t, client.RetryOnConflict(client.DefaultRetry, func() error {
+		scale, err := rsClient.GetScale(testCtx(t), name)
+		if err != nil {
+			return err
+		}
+		scale.Spec.Replicas = replicas
+		_, err = rsClient.UpdateScale(testCtx(t), name, scale, client.UpdateOptions{})
+		return err
+	}))
 }
 
 func ms(d time.Duration) float64 { return float64(d) / float64(time.Millisecond) }
@@ -291,20 +307,36 @@ func (o *podObserver) String() string {
 	return fmt.Sprintf("added %d, bound %d, running %d, watches restarted %d", len(o.added), len(o.bound), len(o.running), o.rewatchs)
 }
 
-// terminatedWatchers reads the apiserver's count of watchers it closed for
-// falling behind.
-func terminatedWatchers(b *testing.B, c *cluster.Cluster) float64 {
+// apiserverCounters reads the apiserver's counters that say where the load
+// came from: watchers it closed for falling behind (each one makes an
+// informer relist), requests served, and 409 Conflicts.
+type apiserverCounters struct{ closedWatchers, requests, conflicts float64 }
+
+func readCounters(b *testing.B, c *cluster.Cluster) apiserverCounters {
 	body, err := c.Client.DoRaw(testCtx(b), "GET", "/metrics", nil, nil)
 	require.NoError(b, err)
-	total := 0.0
+	var out apiserverCounters
 	for _, line := range strings.Split(string(body), "\n") {
-		if !strings.HasPrefix(line, "kubeloop_watchcache_terminated_watchers_total") {
+		var into *float64
+		switch {
+		case strings.HasPrefix(line, "kubeloop_watchcache_terminated_watchers_total"):
+			into = &out.closedWatchers
+		case strings.HasPrefix(line, "apiserver_request_total{"):
+			into = &out.requests
+			if strings.Contains(line, `code="409"`) {
+				out.conflicts += value(b, line)
+			}
+		default:
 			continue
 		}
-		f := strings.Fields(line)
-		v, err := strconv.ParseFloat(f[len(f)-1], 64)
-		require.NoError(b, err)
-		total += v
+		*into += value(b, line)
 	}
-	return total
+	return out
+}
+
+func value(b *testing.B, line string) float64 {
+	f := strings.Fields(line)
+	v, err := strconv.ParseFloat(f[len(f)-1], 64)
+	require.NoError(b, err)
+	return v
 }

@@ -56,9 +56,8 @@ func TestScaleToFiveRunsReadyPodsSpreadOverNodes(t *testing.T) {
 	scale, err := rsClient.GetScale(testCtx(t), "web")
 	require.NoError(t, err)
 	require.Equal(t, int32(5), scale.Spec.Replicas)
-	scale.Spec.Replicas = 2
-	_, err = rsClient.UpdateScale(testCtx(t), "web", scale, client.UpdateOptions{})
-	require.NoError(t, err)
+	require.Equal(t, "app=web", scale.Status.Selector)
+	scaleTo(t, c, ns, "web", 2)
 	require.Eventually(t, func() bool {
 		pods := listPods(t, c, ns, "app=web")
 		got := getReplicaSet(t, c, ns, "web")
