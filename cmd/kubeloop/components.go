@@ -2,11 +2,15 @@ package main
 
 import (
 	"fmt"
+	"log/slog"
 	"net"
+	"os"
+	"path/filepath"
 
 	"github.com/spf13/cobra"
 
 	"kubeloop/client"
+	"kubeloop/client/leaderelection"
 	"kubeloop/cluster"
 	"kubeloop/cluster/full"
 	"kubeloop/controllers"
@@ -25,12 +29,21 @@ func componentCommands() []*cobra.Command {
 	return []*cobra.Command{controllerManagerCommand()}
 }
 
+// loadConfig finds the kubeconfig a component command uses: --kubeconfig,
+// else $KUBECONFIG, else .kubeloop/kubeconfig (what `kubeloop up` and
+// `kubeloop apiserver` write with the default --data-dir). Unlike kubectl
+// it does not fall back to ~/.kube/config: a component pointed at a real
+// cluster by accident would start reconciling it.
 func loadConfig(path string) (*client.Config, error) {
-	if path == "" {
-		if paths, err := client.KubeconfigPaths(); err == nil && len(paths) > 0 {
-			return client.ConfigFromKubeconfig("", "")
+	if path == "" && os.Getenv(client.RecommendedConfigPathEnvVar) != "" {
+		cfg, err := client.ConfigFromKubeconfig("", "")
+		if err != nil {
+			return nil, fmt.Errorf("kubeconfig from $%s: %w", client.RecommendedConfigPathEnvVar, err)
 		}
-		path = ".kubeloop/kubeconfig"
+		return cfg, nil
+	}
+	if path == "" {
+		path = filepath.Join(".kubeloop", "kubeconfig")
 	}
 	cfg, err := client.ConfigFromKubeconfig(path, "")
 	if err != nil {
@@ -45,6 +58,7 @@ func controllerManagerCommand() *cobra.Command {
 		selection   []string
 		leaderElect bool
 		metrics     string
+		lease       controllers.ManagerOptions
 	)
 	cmd := &cobra.Command{
 		Use:   "controller-manager",
@@ -55,17 +69,18 @@ func controllerManagerCommand() *cobra.Command {
 			if err != nil {
 				return err
 			}
-			m, err := controllers.NewManager(controllers.ManagerOptions{
-				Config: cfg, Controllers: selection, LeaderElect: leaderElect,
-			})
+			opts := lease
+			opts.Config, opts.Controllers, opts.LeaderElect = cfg, selection, leaderElect
+			m, err := controllers.NewManager(opts)
 			if err != nil {
 				return err
 			}
 			if metrics != "" {
 				ln, err := net.Listen("tcp", metrics)
 				if err != nil {
-					return err
+					return fmt.Errorf("metrics: %w", err)
 				}
+				slog.Info("serving /metrics and /healthz", "addr", ln.Addr().String())
 				go m.Serve(cmd.Context(), ln)
 			}
 			return m.Run(cmd.Context())
@@ -75,5 +90,10 @@ func controllerManagerCommand() *cobra.Command {
 	cmd.Flags().StringSliceVar(&selection, "controllers", []string{"*"}, `controllers to run: "*" for all, "name" to add, "-name" to remove`)
 	cmd.Flags().BoolVar(&leaderElect, "leader-elect", false, "hold the kube-system/kube-controller-manager Lease; only the leader runs controllers")
 	cmd.Flags().StringVar(&metrics, "metrics-listen", "127.0.0.1:10257", "where to serve /metrics and /healthz (empty: nowhere)")
+	cmd.Flags().DurationVar(&lease.LeaseDuration, "leader-elect-lease-duration", leaderelection.DefaultLeaseDuration, "how long a lease lasts after its last renewal")
+	cmd.Flags().DurationVar(&lease.RenewDeadline, "leader-elect-renew-deadline", leaderelection.DefaultRenewDeadline, "how long the leader keeps trying to renew before it gives up")
+	cmd.Flags().DurationVar(&lease.RetryPeriod, "leader-elect-retry-period", leaderelection.DefaultRetryPeriod, "how often candidates try to acquire or renew")
+	cmd.Flags().StringVar(&lease.LeaseNamespace, "leader-elect-resource-namespace", "kube-system", "the namespace of the lease")
+	cmd.Flags().StringVar(&lease.LeaseName, "leader-elect-resource-name", "kube-controller-manager", "the name of the lease")
 	return cmd
 }

@@ -18,6 +18,12 @@ import (
 func main() {
 	ctx, stop := signal.NotifyContext(context.Background(), os.Interrupt, syscall.SIGTERM)
 	defer stop()
+	// The first signal starts a clean shutdown; once it has, the default
+	// handling comes back so a second Ctrl-C kills a shutdown that hangs.
+	go func() {
+		<-ctx.Done()
+		stop()
+	}()
 	slog.SetDefault(slog.New(slog.NewTextHandler(os.Stderr, &slog.HandlerOptions{Level: slog.LevelInfo})))
 
 	root := &cobra.Command{

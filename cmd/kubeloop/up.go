@@ -52,6 +52,10 @@ func runUp(ctx context.Context, f upFlags) error {
 		Components:    comps,
 	})
 	if err != nil {
+		if ctx.Err() != nil {
+			// Stopped while starting: that is a clean stop too.
+			return nil
+		}
 		return err
 	}
 	defer c.Stop()
@@ -61,6 +65,8 @@ func runUp(ctx context.Context, f upFlags) error {
 		"components", strings.Join(componentNames(comps), ","))
 	<-ctx.Done()
 	slog.Info("stopping")
+	c.Stop()
+	slog.Info("stopped")
 	return nil
 }
 
