@@ -15,6 +15,13 @@
 // and "-name", leader election on a Lease in kube-system, /metrics and
 // /healthz).
 //
+// As in Kubernetes, "*" leaves out the controllers that are disabled by
+// default (here the labeler, which rewrites every ConfigMap); name them to
+// run them. With leader election, the controllers stop before the lease is
+// released; a manager that loses its lease stops its controllers and
+// competes again (kube-controller-manager exits instead, but here the
+// manager may share its process with the whole cluster).
+//
 // What we simplify: no per-controller health checks, no service-account
 // credentials per controller (every controller shares one client), and the
 // informer factory is started once after every controller has registered

@@ -18,6 +18,10 @@
 // the renew deadline; a takeover bumps leaseTransitions; ReleaseOnCancel
 // clears the holder so a successor need not wait out the lease.
 //
+// What we change: Run waits for OnStartedLeading to return before it
+// releases the lease and returns, so with ReleaseOnCancel a successor never
+// overlaps the work the lease guards (client-go leaves that to the caller).
+//
 // What we simplify: only the Lease lock (no ConfigMap/Endpoints/multi
 // locks), no health-check adaptor, no coordinated leader election.
 package leaderelection

@@ -299,10 +299,12 @@ func (le *LeaderElector) release() {
 	l.Spec.HolderIdentity = &empty
 	l.Spec.LeaseDurationSeconds = &one
 	l.Spec.RenewTime = &now
-	if _, err := le.leases.Update(ctx, l, client.UpdateOptions{}); err != nil {
+	written, err := le.leases.Update(ctx, l, client.UpdateOptions{})
+	if err != nil {
 		le.log.Info("could not release lease", "err", err)
 		return
 	}
+	le.observe(written, time.Now())
 	le.log.Info("released lease")
 }
 

@@ -176,6 +176,7 @@ func TestReleaseOnCancelLetsTheFollowerTakeOverWithoutWaitingOutTheLease(t *test
 	require.Equal(t, int32(1), leader.stopped.Load(), "OnStoppedLeading is called when Run returns")
 	ctx := *leader.leadCtx.Load()
 	require.Error(t, ctx.Err(), "the leader's work context is cancelled before Run returns")
+	require.False(t, leader.el.IsLeader(), "a released lease is not ours any more")
 
 	require.Eventually(t, func() bool { return follower.started.Load() == 1 }, deadline, tick)
 	l := getLease(t, name)
