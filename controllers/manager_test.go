@@ -296,3 +296,30 @@ func TestKilledControllerManagerMidScaleConvergesWithoutDuplicates(t *testing.T)
 	_, most := pw.counts()
 	require.Equal(t, replicas, most, "never more than %d pods at once", replicas)
 }
+
+func TestManagerThatLosesItsLeaseStopsControllersAndCompetesAgain(t *testing.T) {
+	lease := "kcm-" + uuid.NewString()[:8]
+	m := startElectingManager(t, lease, "m")
+	require.Eventually(t, m.IsLeading, deadline, tick)
+
+	// Another holder takes the lease with a fresh renewal: m must stop its
+	// controllers within its renew deadline, then take the lease back once
+	// the intruder stops renewing.
+	leases := client.For[*api.Lease](testCluster.Client).Namespace("kube-system")
+	require.NoError(t, client.RetryOnConflict(client.DefaultRetry, func() error {
+		l := getLease(t, lease)
+		intruder := "intruder"
+		now := api.NowMicro()
+		l.Spec.HolderIdentity, l.Spec.RenewTime = &intruder, &now
+		_, err := leases.Update(context.Background(), l, client.UpdateOptions{})
+		return err
+	}))
+	require.Eventually(t, func() bool { return !m.IsLeading() }, deadline, tick, "controllers stop when the lease is lost")
+	require.Eventually(t, func() bool { return m.starts.Load() == 2 && m.IsLeading() }, deadline, tick,
+		"the manager competes again and restarts its controllers")
+	require.Equal(t, "m", *getLease(t, lease).Spec.HolderIdentity)
+
+	ns := newNamespace(t, testCluster.Client, "regained")
+	createReplicaSet(t, ns, "web", 2)
+	require.Eventually(t, func() bool { return countPods(t, testCluster.Client, ns) == 2 }, deadline, tick)
+}
