@@ -177,9 +177,11 @@ func (o *podObserver) loop(rv string) {
 		}
 		rv = o.consume(w, rv)
 		w.Stop()
-		o.mu.Lock()
-		o.rewatchs++
-		o.mu.Unlock()
+		if o.ctx.Err() == nil {
+			o.mu.Lock()
+			o.rewatchs++
+			o.mu.Unlock()
+		}
 	}
 }
 
@@ -312,7 +314,7 @@ func (o *podObserver) String() string {
 // informer relist), requests served, and 409 Conflicts.
 type apiserverCounters struct{ closedWatchers, requests, conflicts float64 }
 
-func readCounters(b *testing.B, c *cluster.Cluster) apiserverCounters {
+func readCounters(b testing.TB, c *cluster.Cluster) apiserverCounters {
 	body, err := c.Client.DoRaw(testCtx(b), "GET", "/metrics", nil, nil)
 	require.NoError(b, err)
 	var out apiserverCounters
@@ -334,7 +336,7 @@ func readCounters(b *testing.B, c *cluster.Cluster) apiserverCounters {
 	return out
 }
 
-func value(b *testing.B, line string) float64 {
+func value(b testing.TB, line string) float64 {
 	f := strings.Fields(line)
 	v, err := strconv.ParseFloat(f[len(f)-1], 64)
 	require.NoError(b, err)
