@@ -100,10 +100,18 @@ func (l *listener) stop() {
 	l.mu.Unlock()
 }
 
+// HasSynced asks the informer first and takes the listener's lock only
+// after: the informer's answer needs the DeltaFIFO's lock, and Pop holds
+// that lock while it adds to this listener, so holding ours while asking
+// could deadlock. The order also keeps the answer right: once the informer
+// has synced, every initial notification has already been counted here.
 func (l *listener) HasSynced() bool {
+	if !l.upstreamSynced() {
+		return false
+	}
 	l.mu.Lock()
 	defer l.mu.Unlock()
-	return l.initialPending == 0 && l.upstreamSynced()
+	return l.initialPending == 0
 }
 
 // run delivers notifications in order until stop.
