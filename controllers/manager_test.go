@@ -243,12 +243,8 @@ func TestControllersThatCannotStartEndTheElectionAndReleaseTheLease(t *testing.T
 func TestKilledControllerManagerMidScaleConvergesWithoutDuplicates(t *testing.T) {
 	ctx, cancel := context.WithTimeout(context.Background(), 2*time.Minute)
 	defer cancel()
-	// Only the ReplicaSet controller: with more informers a lock-order
-	// inversion in informer (listener.HasSynced holds the listener's lock
-	// while asking the DeltaFIFO, whose Pop holds its lock while adding to
-	// the listener) deadlocks the manager's start now and then. Switch both
-	// selections to nil ("*") once that is fixed.
-	selection := []string{"replicaset"}
+	// Every default controller, as a real controller manager runs them.
+	var selection []string
 	c, err := full.Start(ctx, cluster.Options{}, full.Options{Controllers: selection})
 	require.NoError(t, err)
 	defer c.Stop()
