@@ -15,7 +15,6 @@ import (
 	"fmt"
 
 	"kubeloop/api"
-	"kubeloop/client/record"
 	"kubeloop/cluster"
 	"kubeloop/controllers"
 	"kubeloop/controllers/nodelifecycle"
@@ -81,17 +80,7 @@ func Scheduler(opts scheduler.Options) cluster.Component {
 		if err != nil {
 			return err
 		}
-		factory := informer.NewClientInformerFactory(cl, 0, nil)
-		rec := record.NewRecorder(cl, scheduler.ComponentName, "")
-		s, err := scheduler.New(cl, factory, rec, opts)
-		if err != nil {
-			return err
-		}
-		go rec.Run(ctx)
-		factory.Start(ctx)
-		s.Run(ctx)
-		factory.Shutdown()
-		return nil
+		return scheduler.RunStandalone(ctx, cl, opts)
 	}}
 }
 

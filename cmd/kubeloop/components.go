@@ -26,7 +26,7 @@ func allComponents(nodes int) (cluster.Components, error) {
 // reads a kubeconfig (--kubeconfig, else $KUBECONFIG, else
 // .kubeloop/kubeconfig as written by `kubeloop up` or `kubeloop apiserver`).
 func componentCommands() []*cobra.Command {
-	return []*cobra.Command{controllerManagerCommand()}
+	return []*cobra.Command{controllerManagerCommand(), schedulerCommand(), kubeletCommand()}
 }
 
 // loadConfig finds the kubeconfig a component command uses: --kubeconfig,

@@ -224,6 +224,8 @@ func TestComponentsRunAsSeparateProcesses(t *testing.T) {
 
 	cm := start(t, "kubeloop controller-manager", "controller-manager",
 		"--kubeconfig", kubeconfig, "--controllers", "replicaset", "--metrics-listen", "")
+	sched := start(t, "kubeloop scheduler", "scheduler", "--kubeconfig", kubeconfig)
+	node := start(t, "kubeloop kubelet", "kubelet", "--kubeconfig", kubeconfig, "--node-name", "solo")
 
 	cl := kubeloopClient(t, kubeconfig)
 	ctx := context.Background()
@@ -242,9 +244,19 @@ func TestComponentsRunAsSeparateProcesses(t *testing.T) {
 	require.NoError(t, err)
 	require.Eventually(t, func() bool {
 		l, err := client.For[*api.Pod](cl).Namespace("default").List(ctx, client.ListOptions{LabelSelector: "app=web"})
-		return err == nil && len(l.Items) == 2
-	}, deadline, tick, "the controller manager in its own process reconciles the ReplicaSet")
+		if err != nil || len(l.Items) != 2 {
+			return false
+		}
+		for _, p := range l.Items {
+			if p.Spec.NodeName != "solo" || p.Status.Phase != api.PodRunning {
+				return false
+			}
+		}
+		return true
+	}, deadline, tick, "controller manager, scheduler and kubelet, each in its own process, run the ReplicaSet's pods")
 
+	require.Equal(t, 0, node.terminate(t))
+	require.Equal(t, 0, sched.terminate(t))
 	require.Equal(t, 0, cm.terminate(t))
 	require.Equal(t, 0, apiserver.terminate(t))
 }

@@ -1,0 +1,68 @@
+package main
+
+import (
+	"github.com/spf13/cobra"
+
+	"kubeloop/client"
+	"kubeloop/kubelet"
+	"kubeloop/scheduler"
+)
+
+func schedulerCommand() *cobra.Command {
+	var kubeconfig string
+	cmd := &cobra.Command{
+		Use:   "scheduler",
+		Short: "Run the scheduler against an apiserver",
+		Args:  cobra.NoArgs,
+		RunE: func(cmd *cobra.Command, _ []string) error {
+			cfg, err := loadConfig(kubeconfig)
+			if err != nil {
+				return err
+			}
+			c, err := client.NewForConfig(cfg.ForComponent("scheduler"))
+			if err != nil {
+				return err
+			}
+			return scheduler.RunStandalone(cmd.Context(), c, scheduler.Options{})
+		},
+	}
+	cmd.Flags().StringVar(&kubeconfig, "kubeconfig", "", "kubeconfig of the apiserver (default $KUBECONFIG, else .kubeloop/kubeconfig)")
+	return cmd
+}
+
+func kubeletCommand() *cobra.Command {
+	var (
+		kubeconfig string
+		opts       kubelet.Options
+	)
+	cmd := &cobra.Command{
+		Use:   "kubelet",
+		Short: "Run one simulated node against an apiserver",
+		Args:  cobra.NoArgs,
+		RunE: func(cmd *cobra.Command, _ []string) error {
+			cfg, err := loadConfig(kubeconfig)
+			if err != nil {
+				return err
+			}
+			c, err := client.NewForConfig(cfg.ForComponent("kubelet"))
+			if err != nil {
+				return err
+			}
+			kl, err := kubelet.New(c, opts)
+			if err != nil {
+				return err
+			}
+			return kl.Run(cmd.Context())
+		},
+	}
+	f := cmd.Flags()
+	f.StringVar(&kubeconfig, "kubeconfig", "", "kubeconfig of the apiserver (default $KUBECONFIG, else .kubeloop/kubeconfig)")
+	f.StringVar(&opts.NodeName, "node-name", "", "the node's name (required)")
+	f.StringVar(&opts.CPU, "cpu", "4", "the node's cpu capacity")
+	f.StringVar(&opts.Memory, "memory", "8Gi", "the node's memory capacity")
+	f.IntVar(&opts.Pods, "max-pods", 110, "how many pods the node accepts")
+	f.StringVar(&opts.PodCIDR, "pod-cidr", "", "the node's pod range, e.g. 10.244.7.0/24 (default: derived from the name)")
+	f.DurationVar(&opts.StartDelay, "start-delay", 0, "how long a simulated container takes to start")
+	_ = cmd.MarkFlagRequired("node-name")
+	return cmd
+}
