@@ -244,11 +244,14 @@ func (m *Manager) runControllers(ctx context.Context) error {
 		return err
 	}
 	factory := informer.NewClientInformerFactory(c, m.opts.ResyncPeriod, nil)
-	recorder := record.NewRecorder(c, "controller-manager", "")
-	cc := Context{Client: c, Informers: factory, Recorder: recorder, Metrics: m.metrics}
-
 	var runners []Runner
+	var recorders []*record.Recorder
 	for _, name := range names {
+		// Each controller reports Events under its own name, as in
+		// Kubernetes (`kubectl describe rs` says "From replicaset-controller").
+		recorder := record.NewRecorder(c, name+"-controller", "")
+		recorders = append(recorders, recorder)
+		cc := Context{Client: c, Informers: factory, Recorder: recorder, Metrics: m.metrics}
 		r, err := m.opts.Known[name](cc)
 		if err != nil {
 			return fmt.Errorf("controller %s: %w", name, err)
@@ -266,8 +269,10 @@ func (m *Manager) runControllers(ctx context.Context) error {
 	}()
 
 	var wg sync.WaitGroup
-	wg.Add(1)
-	go func() { defer wg.Done(); recorder.Run(ctx) }()
+	for _, recorder := range recorders {
+		wg.Add(1)
+		go func() { defer wg.Done(); recorder.Run(ctx) }()
+	}
 	factory.Start(ctx)
 	for _, r := range runners {
 		wg.Add(1)
