@@ -50,6 +50,9 @@ type podWorker struct {
 	// lastStatus is the status this worker last wrote (status manager
 	// cache), so a lagging informer does not cause the same write twice.
 	lastStatus *api.PodStatus
+	// written is the pod as the last status write returned it; it is
+	// newer than the informer's copy until the informer catches up.
+	written *api.Pod
 	// backOffEvents remembers, per container, the exit already announced
 	// by a BackOff event.
 	backOffEvents map[string]time.Time

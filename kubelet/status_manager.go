@@ -5,6 +5,7 @@ import (
 	"context"
 	"encoding/json"
 	"fmt"
+	"strconv"
 
 	"kubeloop/api"
 	"kubeloop/client"
@@ -14,17 +15,28 @@ import (
 // from what the API (or this worker's last write) already says: a steady
 // node writes nothing. Kubernetes: pkg/kubelet/status/status_manager.go,
 // SetPodStatus and syncPod, which patches instead of replacing.
+//
+// The write starts from whichever copy of the pod is newer: the informer's,
+// or the one the worker's previous write got back. A worker syncs again
+// right after its first write (the Pending one), usually before its
+// informer has delivered that write; starting from the informer's copy
+// would then cost a 409 Conflict, a GET and a second PUT per pod.
+// Kubernetes' status manager avoids the conflict differently: it patches
+// with only a UID precondition.
 func (kl *Kubelet) setPodStatus(ctx context.Context, pod *api.Pod, w *podWorker, status api.PodStatus) error {
 	if (w.lastStatus != nil && statusEqual(*w.lastStatus, status)) || statusEqual(pod.Status, status) {
 		w.lastStatus = &status
 		return nil
 	}
 	pods := kl.pods.Namespace(pod.Namespace)
-	cur := pod
+	cur := newerPod(pod, w.written)
 	err := client.RetryOnConflict(client.DefaultRetry, func() error {
 		next := cur.DeepCopy()
 		next.Status = status
-		_, err := pods.UpdateStatus(ctx, next, client.UpdateOptions{})
+		written, err := pods.UpdateStatus(ctx, next, client.UpdateOptions{})
+		if err == nil {
+			w.written = written
+		}
 		if !api.IsConflict(err) {
 			return err
 		}
@@ -50,6 +62,22 @@ func (kl *Kubelet) setPodStatus(ctx context.Context, pod *api.Pod, w *podWorker,
 	w.lastStatus = &status
 	kl.log.Info("pod status", "pod", podKey(pod), "phase", status.Phase, "ready", isPodReady(status))
 	return nil
+}
+
+// newerPod is the copy with the higher resourceVersion. Clients are not
+// supposed to order resourceVersions, but both copies come from the same
+// apiserver, whose versions are etcd revisions; a missing or unparsable one
+// loses.
+func newerPod(informer, written *api.Pod) *api.Pod {
+	if written == nil || written.UID != informer.UID {
+		return informer
+	}
+	a, errA := strconv.ParseUint(informer.ResourceVersion, 10, 64)
+	b, errB := strconv.ParseUint(written.ResourceVersion, 10, 64)
+	if errB == nil && (errA != nil || b > a) {
+		return written
+	}
+	return informer
 }
 
 // statusEqual compares statuses as they are on the wire, where nil and
