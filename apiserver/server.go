@@ -54,6 +54,12 @@ type Config struct {
 	Metrics *prometheus.Registry
 	// ShutdownTimeout bounds the graceful shutdown of Serve (default 10 s).
 	ShutdownTimeout time.Duration
+	// CompactionInterval is how often etcd's history is compacted, keeping
+	// the last CompactionKeepRevisions revisions (defaults 5 minutes, as
+	// kube-apiserver's --etcd-compaction-interval, and 10000). Negative
+	// turns compaction off (for tests that compact by hand).
+	CompactionInterval      time.Duration
+	CompactionKeepRevisions int64
 }
 
 // Server is the kubeloop API server: one storage per resource and the HTTP
@@ -143,6 +149,20 @@ func New(cfg Config) (*Server, error) {
 	}
 	s.wg.Add(1)
 	go s.runNamespaceFinalizer()
+	if cfg.Etcd != nil && cfg.CompactionInterval >= 0 {
+		interval, keep := cfg.CompactionInterval, cfg.CompactionKeepRevisions
+		if interval == 0 {
+			interval = 5 * time.Minute
+		}
+		if keep <= 0 {
+			keep = 10000
+		}
+		s.wg.Add(1)
+		go func() {
+			defer s.wg.Done()
+			store.RunCompactor(s.ctx, cfg.Etcd, interval, keep)
+		}()
+	}
 	return s, nil
 }
 
