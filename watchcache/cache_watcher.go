@@ -3,15 +3,17 @@ package watchcache
 import (
 	"context"
 	"sync"
+	"time"
 
 	"kubeloop/api"
 )
 
-// cacheWatcher is one client's watch. The dispatcher (holding Cacher.mu)
-// drops already-filtered events into input without ever blocking; a
-// goroutine first sends the initial events (current state or replay), then
-// forwards input to result. A watcher whose input is full has fallen behind
-// and is closed: its client re-watches from the last RV it saw.
+// cacheWatcher is one client's watch. The dispatcher drops
+// already-filtered events into input; a goroutine first sends the initial
+// events (current state or replay), then forwards input to result. A
+// watcher whose input stays full for longer than the dispatch budget allows
+// has fallen behind and is closed: its client re-watches from the last RV
+// it saw.
 //
 // Objects in events are the cache's own, shared by every watcher: read-only.
 type cacheWatcher struct {
@@ -60,6 +62,20 @@ func (w *cacheWatcher) nonblockingAdd(ev api.WatchEvent) bool {
 	case w.input <- ev:
 		return true
 	default:
+		return false
+	}
+}
+
+// blockingAdd waits for room in the buffer until expired fires or the
+// client stops the watch. The dispatcher calls it without Cacher.mu, while
+// Cacher.dispatching keeps input open.
+func (w *cacheWatcher) blockingAdd(ev api.WatchEvent, expired <-chan time.Time) bool {
+	select {
+	case w.input <- ev:
+		return true
+	case <-w.done:
+		return false
+	case <-expired:
 		return false
 	}
 }

@@ -47,6 +47,13 @@ type Cacher struct {
 	changed  chan struct{}
 	watchers map[int]*cacheWatcher
 	nextID   int
+	// dispatching is true while processEvent waits, without mu, for slow
+	// watchers: their inputs must stay open, so closing them is left to
+	// the end of the dispatch (toClose). Bookmarks wait too, so none
+	// overtakes the event being delivered.
+	dispatching bool
+	toClose     []*cacheWatcher
+	budget      *timeBudget
 
 	cancel context.CancelFunc
 	wg     sync.WaitGroup
@@ -78,6 +85,7 @@ func New(ctx context.Context, underlying store.Interface, info *api.ResourceInfo
 		cache:    newWatchCache(info, opts.EventBufferCapacity),
 		changed:  make(chan struct{}),
 		watchers: map[int]*cacheWatcher{},
+		budget:   newTimeBudget(max(opts.DispatchTimeoutBudget, 0), time.Now()),
 		cancel:   cancel,
 	}
 	c.progress, _ = underlying.(ProgressRequester)
@@ -158,17 +166,23 @@ func (c *Cacher) replace(objs []api.Object, rv uint64) {
 	c.log.Info("watch cache initialized", "objects", len(objs), "resourceVersion", rv)
 }
 
-// processEvent applies one etcd event and fans it out. Sending never
-// blocks: a watcher whose buffer is full is closed, so one slow client
-// cannot hold up the others or etcd's stream.
+// processEvent applies one etcd event and fans it out. A watcher whose
+// buffer is full gets a short wait, from a budget shared over time by all
+// slow watchers (Options.DispatchTimeoutBudget), and is closed when that
+// runs out: a burst does not cost a client its watch (and its informer a
+// re-list), yet one stuck client cannot hold up the others or etcd's
+// stream for long. The wait happens without mu, so reads go on meanwhile;
+// the next event waits, as it comes from the same goroutine.
+// Kubernetes: cacher.go, dispatchEvent.
 func (c *Cacher) processEvent(typ api.EventType, obj api.Object, rv uint64) {
 	c.mu.Lock()
-	defer c.mu.Unlock()
 	if rv <= c.cache.resourceVersion {
+		c.mu.Unlock()
 		return // already applied (a re-watch may repeat the boundary)
 	}
 	ev := c.cache.processEvent(typ, obj, rv, time.Now())
-	for id, w := range c.watchers {
+	var blocked []blockedAdd
+	for _, w := range c.watchers {
 		if rv <= w.startRV {
 			continue
 		}
@@ -177,14 +191,69 @@ func (c *Cacher) processEvent(typ api.EventType, obj api.Object, rv uint64) {
 			continue
 		}
 		if !w.nonblockingAdd(we) {
-			c.terminateWatcherLocked(id, w)
-			c.metrics.terminatedWatchers.Inc()
-			c.log.Warn("watcher fell behind, closing it", "watcher", id, "resourceVersion", rv)
+			blocked = append(blocked, blockedAdd{w, we})
 		}
 	}
 	c.metrics.eventsDispatched.Inc()
 	c.metrics.resourceVersion.Set(float64(rv))
 	c.broadcastLocked()
+	if len(blocked) == 0 {
+		c.mu.Unlock()
+		return
+	}
+	c.dispatching = true
+	c.mu.Unlock()
+
+	failed := c.waitForSlowWatchers(blocked)
+
+	c.mu.Lock()
+	defer c.mu.Unlock()
+	c.dispatching = false
+	for _, w := range failed {
+		if c.watchers[w.id] == w {
+			c.terminateWatcherLocked(w.id, w)
+			c.metrics.terminatedWatchers.Inc()
+			c.log.Warn("watcher fell behind, closing it", "watcher", w.id, "resourceVersion", rv)
+		}
+	}
+	for _, w := range c.toClose {
+		close(w.input)
+	}
+	c.toClose = nil
+}
+
+// blockedAdd is an event a watcher had no room for.
+type blockedAdd struct {
+	w  *cacheWatcher
+	ev api.WatchEvent
+}
+
+// waitForSlowWatchers delivers to each blocked watcher within what is
+// left of the budget and returns those that did not take their event (or
+// stopped meanwhile).
+func (c *Cacher) waitForSlowWatchers(blocked []blockedAdd) []*cacheWatcher {
+	start := time.Now()
+	budget := c.budget.take(start)
+	timer := time.NewTimer(budget)
+	defer timer.Stop()
+	var failed []*cacheWatcher
+	expired := false
+	for _, b := range blocked {
+		if expired {
+			if !b.w.nonblockingAdd(b.ev) {
+				failed = append(failed, b.w)
+			}
+			continue
+		}
+		if !b.w.blockingAdd(b.ev, timer.C) {
+			failed = append(failed, b.w)
+			// Either the budget ran out (the timer fired once; its
+			// channel will not fire again) or the client left.
+			expired = time.Since(start) >= budget
+		}
+	}
+	c.budget.giveBack(budget - time.Since(start))
+	return failed
 }
 
 // advance moves the cache's revision without an event (a progress
@@ -219,7 +288,11 @@ func (c *Cacher) terminateWatcherLocked(id int, w *cacheWatcher) {
 		return
 	}
 	delete(c.watchers, id)
-	close(w.input)
+	if c.dispatching {
+		c.toClose = append(c.toClose, w)
+	} else {
+		close(w.input)
+	}
 	c.metrics.watchers.Dec()
 }
 
@@ -243,6 +316,12 @@ func (c *Cacher) runBookmarks(ctx context.Context) {
 		case <-t.C:
 		}
 		c.mu.RLock()
+		if c.dispatching {
+			// The event being delivered must come first; the next tick
+			// will do.
+			c.mu.RUnlock()
+			continue
+		}
 		rv := c.cache.resourceVersion
 		var obj api.Object
 		for _, w := range c.watchers {

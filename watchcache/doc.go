@@ -41,11 +41,15 @@
 // objects) is the cache's own and shared by all callers and watchers, with no
 // per-watcher copy. Callers must not change them; DeepCopy first.
 //
-// Slow watchers: dispatch never blocks. Each watcher has a bounded buffer
-// (Options.WatcherBufferSize, default 100); a watcher whose buffer is full
-// is closed (kubeloop_watchcache_terminated_watchers_total counts it) and its
-// client re-watches from the last RV it saw. Kubernetes first waits a short
-// time budget before closing; we close at once.
+// Slow watchers: each watcher has a bounded buffer (Options.WatcherBufferSize,
+// default 100). When an event finds a buffer full, dispatch waits for room,
+// drawing on a time budget shared by all slow watchers (time_budget.go;
+// Options.DispatchTimeoutBudget, default 100 ms, refilled by half of it per
+// second, as Kubernetes' dispatchEvent and timeBudget). A watcher still full
+// when the budget is spent is closed
+// (kubeloop_watchcache_terminated_watchers_total counts it) and its client
+// re-watches from the last RV it saw. The wait happens without the cache's
+// lock, so reads are not held up; the next event is.
 //
 // Re-list: when the cache has to re-list (its etcd watch failed, e.g. 410
 // after a compaction), every open watch is closed. The events between the

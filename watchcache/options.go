@@ -17,8 +17,13 @@ type Options struct {
 	// (default 1 minute, as in Kubernetes).
 	BookmarkInterval time.Duration
 	// WatcherBufferSize is how many events a watcher may fall behind before
-	// it is closed (default 100).
+	// dispatch has to wait for it (default 100).
 	WatcherBufferSize int
+	// DispatchTimeoutBudget is how long dispatch may wait in all for
+	// watchers whose buffer is full before closing them; it refills at half
+	// of itself per second (default 100 ms, Kubernetes' dispatch budget).
+	// Negative: no waiting, a full buffer closes the watcher at once.
+	DispatchTimeoutBudget time.Duration
 	// FreshnessTimeout bounds how long a consistent read waits for the cache
 	// to catch up with etcd (after asking for a progress notification)
 	// before it is served by the underlying store instead (default 3 s,
@@ -45,6 +50,9 @@ func (o Options) withDefaults() Options {
 	}
 	if o.WatcherBufferSize <= 0 {
 		o.WatcherBufferSize = 100
+	}
+	if o.DispatchTimeoutBudget == 0 {
+		o.DispatchTimeoutBudget = 100 * time.Millisecond
 	}
 	if o.FreshnessTimeout <= 0 {
 		o.FreshnessTimeout = 3 * time.Second

@@ -106,3 +106,45 @@ func metricValue(t *testing.T, g prometheus.Gatherer, name, resource string) flo
 	t.Fatalf("metric %s{resource=%q} not found", name, resource)
 	return 0
 }
+
+func TestWatcherThatFallsBehindBrieflyKeepsItsWatch(t *testing.T) {
+	info := testInfo(t, "configmaps")
+	reg := prometheus.NewRegistry()
+	// A buffer of 1 overflows at once; a generous budget lets dispatch wait
+	// until the reader comes back.
+	c, _ := startCacher(t, info, Options{WatcherBufferSize: 1, DispatchTimeoutBudget: time.Minute, Registerer: reg})
+	start := create(t, c, info, configMap("ns", "seed", nil))
+	w, err := c.Watch(ctxFor(t), info.KeyPrefix(), store.ListOptions{ResourceVersion: start.GetObjectMeta().ResourceVersion})
+	require.NoError(t, err)
+	defer w.Stop()
+
+	const writes = 20
+	var want []string
+	for i := 0; i < writes; i++ {
+		o := create(t, c, info, configMap("ns", "o"+rvString(uint64(i)), nil))
+		want = append(want, o.GetObjectMeta().ResourceVersion)
+	}
+	var got []string
+	for len(got) < writes {
+		select {
+		case ev, ok := <-w.ResultChan():
+			require.True(t, ok, "the watch was closed after %d events", len(got))
+			got = append(got, ev.Object.GetObjectMeta().ResourceVersion)
+		case <-time.After(waitFor):
+			t.Fatalf("only %d events arrived", len(got))
+		}
+	}
+	require.Equal(t, want, got)
+	require.Equal(t, 0.0, metricValue(t, reg, "kubeloop_watchcache_terminated_watchers_total", info.Resource))
+}
+
+func TestTimeBudgetRefillsAtHalfItsSizePerSecond(t *testing.T) {
+	t0 := time.Now()
+	b := newTimeBudget(100*time.Millisecond, t0)
+	require.Equal(t, 100*time.Millisecond, b.take(t0))
+	require.Equal(t, time.Duration(0), b.take(t0))
+	require.Equal(t, 50*time.Millisecond, b.take(t0.Add(time.Second)))
+	b.giveBack(30 * time.Millisecond)
+	require.Equal(t, 30*time.Millisecond, b.take(t0.Add(time.Second)))
+	require.Equal(t, 100*time.Millisecond, b.take(t0.Add(time.Hour)), "never more than its size")
+}
