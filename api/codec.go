@@ -48,7 +48,14 @@ func DecodeStrictOptions(data []byte, into *DeleteOptions) (unknownFields, dupli
 	return decodeStrict(data, into)
 }
 
+// decodeStrict first asks the fast scan (codec_scan.go) whether the body is
+// clean; then json.Unmarshal alone decodes it. A body it is not sure about,
+// or one json.Unmarshal refuses, takes the token walk, which reports every
+// path in Kubernetes' words.
 func decodeStrict(data []byte, into any) (unknownFields, duplicateFields []string, err error) {
+	if cleanBody(data, reflect.TypeOf(into).Elem()) && json.Unmarshal(data, into) == nil {
+		return nil, nil, nil
+	}
 	w := &strictWalker{dec: json.NewDecoder(bytes.NewReader(data)), fields: map[reflect.Type]map[string]reflect.Type{}}
 	w.dec.UseNumber()
 	tok, err := w.dec.Token()
@@ -164,7 +171,7 @@ func (w *strictWalker) value(tok json.Token, t reflect.Type, path string) error 
 
 // object reads the members of an object whose '{' was consumed.
 func (w *strictWalker) object(t reflect.Type, path string) error {
-	known := w.structFields(t)
+	known := structFields(w.fields, t)
 	seen := map[string]bool{}
 	for w.dec.More() {
 		keyTok, err := w.dec.Token()
@@ -270,9 +277,9 @@ func (w *strictWalker) typeError(path, want string, tok json.Token) error {
 
 // structFields maps JSON names to field types, with embedded structs that
 // have no JSON name (TypeMeta, `json:",inline"`) flattened as encoding/json
-// does.
-func (w *strictWalker) structFields(t reflect.Type) map[string]reflect.Type {
-	if f, ok := w.fields[t]; ok {
+// does. cache holds the types already mapped in this call.
+func structFields(cache map[reflect.Type]map[string]reflect.Type, t reflect.Type) map[string]reflect.Type {
+	if f, ok := cache[t]; ok {
 		return f
 	}
 	out := map[string]reflect.Type{}
@@ -284,7 +291,7 @@ func (w *strictWalker) structFields(t reflect.Type) map[string]reflect.Type {
 		}
 		name, _, _ := strings.Cut(tag, ",")
 		if f.Anonymous && name == "" && f.Type.Kind() == reflect.Struct {
-			for k, v := range w.structFields(f.Type) {
+			for k, v := range structFields(cache, f.Type) {
 				if _, clash := out[k]; !clash {
 					out[k] = v
 				}
@@ -299,7 +306,7 @@ func (w *strictWalker) structFields(t reflect.Type) map[string]reflect.Type {
 		}
 		out[name] = f.Type
 	}
-	w.fields[t] = out
+	cache[t] = out
 	return out
 }
 
