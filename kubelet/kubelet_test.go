@@ -152,8 +152,8 @@ func TestGracefulDeletionStopsThenRemovesPod(t *testing.T) {
 	}), "the DELETE was graceful: the pod first got a deletionTimestamp")
 	require.Eventually(t, func() bool { return h.wasDeleted("doomed") }, waitFor, tick)
 	require.Eventually(t, func() bool {
-		sbs, _ := rt.ListPodSandbox(clustertest.Context(t))
-		cs, _ := rt.ListContainers(clustertest.Context(t))
+		sbs, _ := rt.ListPodSandbox(clustertest.Context(t), nil)
+		cs, _ := rt.ListContainers(clustertest.Context(t), nil)
 		return len(sbs) == 0 && len(cs) == 0
 	}, waitFor, tick, "the runtime forgets the pod once the API has")
 	require.Eventually(t, func() bool { return eventReasons(t, ns, "doomed")[EventKilling] == "Stopping container web" }, waitFor, tick)
@@ -170,7 +170,7 @@ func TestForceDeletedPodIsCleanedUpFromRuntime(t *testing.T) {
 	zero := int64(0)
 	require.NoError(t, client.For[*api.Pod](testCluster.Client).Namespace(ns).Delete(clustertest.Context(t), "gone", api.DeleteOptions{GracePeriodSeconds: &zero}))
 	require.Eventually(t, func() bool {
-		sbs, _ := rt.ListPodSandbox(clustertest.Context(t))
+		sbs, _ := rt.ListPodSandbox(clustertest.Context(t), nil)
 		return len(sbs) == 0
 	}, waitFor, tick)
 }

@@ -60,12 +60,12 @@ func (g *pleg) run(ctx context.Context) {
 // relist lists the runtime and reports every pod whose record changed,
 // appeared or disappeared.
 func (g *pleg) relist(ctx context.Context) {
-	sandboxes, err := g.runtime.ListPodSandbox(ctx)
+	sandboxes, err := g.runtime.ListPodSandbox(ctx, nil)
 	if err != nil {
 		g.log.Warn("relist: list sandboxes", "err", err)
 		return
 	}
-	containers, err := g.runtime.ListContainers(ctx)
+	containers, err := g.runtime.ListContainers(ctx, nil)
 	if err != nil {
 		g.log.Warn("relist: list containers", "err", err)
 		return

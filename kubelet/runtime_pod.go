@@ -26,14 +26,15 @@ func (rp *runtimePod) latest(name string) *runtime.Container {
 	return nil
 }
 
-// getRuntimePod lists the runtime and keeps what belongs to uid.
+// getRuntimePod asks the runtime for uid's sandboxes and containers only
+// (a filtered list, as GetPodStatus does by the pod UID label).
 // Kubernetes: kubeGenericRuntimeManager.GetPodStatus.
 func (kl *Kubelet) getRuntimePod(ctx context.Context, uid string) (*runtimePod, error) {
-	sandboxes, err := kl.runtime.ListPodSandbox(ctx)
+	sandboxes, err := kl.runtime.ListPodSandbox(ctx, &runtime.PodSandboxFilter{PodUID: uid})
 	if err != nil {
 		return nil, fmt.Errorf("list sandboxes: %w", err)
 	}
-	containers, err := kl.runtime.ListContainers(ctx)
+	containers, err := kl.runtime.ListContainers(ctx, &runtime.ContainerFilter{PodUID: uid})
 	if err != nil {
 		return nil, fmt.Errorf("list containers: %w", err)
 	}

@@ -24,5 +24,8 @@
 // records whose state moves with the clock: StartContainer waits StartDelay,
 // and a container with a planned exit (annotations kubeloop.dev/fail-after
 // and kubeloop.dev/exit-code) shows as exited to any List after its time.
-// Each sandbox gets an address from the node's /24.
+// Each sandbox gets an address from the node's /24. The list filters know
+// only the pod UID (CRI filters by labels, the pod UID label among them);
+// Fake indexes its records by pod so a filtered list stays cheap on a
+// crowded node.
 package runtime

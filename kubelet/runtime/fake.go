@@ -43,6 +43,9 @@ type Fake struct {
 	nextID     uint64
 	sandboxes  map[string]*PodSandbox
 	containers map[string]*fakeContainer
+	// byPod indexes sandbox and container IDs by pod UID, so a filtered
+	// list costs the pod's own records, not the node's.
+	byPod map[string]map[string]bool
 	// usedIPs holds the host octet of every address a ready sandbox holds.
 	usedIPs map[int]bool
 	nextIP  int
@@ -66,6 +69,7 @@ func NewFake(cfg FakeConfig) *Fake {
 		cfg:        cfg,
 		sandboxes:  map[string]*PodSandbox{},
 		containers: map[string]*fakeContainer{},
+		byPod:      map[string]map[string]bool{},
 		usedIPs:    map[int]bool{},
 		nextIP:     2,
 	}
@@ -111,6 +115,7 @@ func (f *Fake) RunPodSandbox(_ context.Context, cfg PodSandboxConfig) (string, e
 	}
 	id := f.newID()
 	f.sandboxes[id] = &PodSandbox{ID: id, Metadata: cfg.Metadata, State: SandboxReady, CreatedAt: time.Now(), IP: ip}
+	f.indexLocked(cfg.Metadata.UID, id)
 	return id, nil
 }
 
@@ -123,8 +128,8 @@ func (f *Fake) StopPodSandbox(_ context.Context, sandboxID string) error {
 		return nil // CRI: stopping a missing sandbox is not an error
 	}
 	now := time.Now()
-	for _, c := range f.containers {
-		if c.SandboxID == sandboxID {
+	for id := range f.byPod[sb.Metadata.UID] {
+		if c, ok := f.containers[id]; ok && c.SandboxID == sandboxID {
 			f.stopLocked(c, now)
 		}
 	}
@@ -142,12 +147,19 @@ func (f *Fake) RemovePodSandbox(ctx context.Context, sandboxID string) error {
 	}
 	f.mu.Lock()
 	defer f.mu.Unlock()
-	for id, c := range f.containers {
-		if c.SandboxID == sandboxID {
+	sb, ok := f.sandboxes[sandboxID]
+	if !ok {
+		return nil
+	}
+	uid := sb.Metadata.UID
+	for id := range f.byPod[uid] {
+		if c, ok := f.containers[id]; ok && c.SandboxID == sandboxID {
 			delete(f.containers, id)
+			f.unindexLocked(uid, id)
 		}
 	}
 	delete(f.sandboxes, sandboxID)
+	f.unindexLocked(uid, sandboxID)
 	return nil
 }
 
@@ -175,6 +187,7 @@ func (f *Fake) CreateContainer(_ context.Context, sandboxID string, cfg Containe
 		exitAfter: exitAfter,
 		exitCode:  exitCode,
 	}
+	f.indexLocked(sb.Metadata.UID, id)
 	return id, nil
 }
 
@@ -258,13 +271,23 @@ func (f *Fake) RemoveContainer(_ context.Context, containerID string) error {
 		return fmt.Errorf("fake runtime: container %s is running", containerID)
 	}
 	delete(f.containers, containerID)
+	f.unindexLocked(c.PodUID, containerID)
 	return nil
 }
 
-// ListPodSandbox returns copies of every sandbox.
-func (f *Fake) ListPodSandbox(context.Context) ([]PodSandbox, error) {
+// ListPodSandbox returns copies of the sandboxes that pass filter.
+func (f *Fake) ListPodSandbox(_ context.Context, filter *PodSandboxFilter) ([]PodSandbox, error) {
 	f.mu.Lock()
 	defer f.mu.Unlock()
+	if filter != nil {
+		var out []PodSandbox
+		for id := range f.byPod[filter.PodUID] {
+			if sb, ok := f.sandboxes[id]; ok {
+				out = append(out, *sb)
+			}
+		}
+		return out, nil
+	}
 	out := make([]PodSandbox, 0, len(f.sandboxes))
 	for _, sb := range f.sandboxes {
 		out = append(out, *sb)
@@ -272,18 +295,44 @@ func (f *Fake) ListPodSandbox(context.Context) ([]PodSandbox, error) {
 	return out, nil
 }
 
-// ListContainers returns copies of every container, after letting any
-// planned exit that is due happen.
-func (f *Fake) ListContainers(context.Context) ([]Container, error) {
+// ListContainers returns copies of the containers that pass filter, after
+// letting any planned exit that is due happen.
+func (f *Fake) ListContainers(_ context.Context, filter *ContainerFilter) ([]Container, error) {
 	f.mu.Lock()
 	defer f.mu.Unlock()
 	now := time.Now()
+	if filter != nil {
+		var out []Container
+		for id := range f.byPod[filter.PodUID] {
+			if c, ok := f.containers[id]; ok {
+				f.advanceLocked(c, now)
+				out = append(out, c.Container)
+			}
+		}
+		return out, nil
+	}
 	out := make([]Container, 0, len(f.containers))
 	for _, c := range f.containers {
 		f.advanceLocked(c, now)
 		out = append(out, c.Container)
 	}
 	return out, nil
+}
+
+func (f *Fake) indexLocked(podUID, id string) {
+	ids := f.byPod[podUID]
+	if ids == nil {
+		ids = map[string]bool{}
+		f.byPod[podUID] = ids
+	}
+	ids[id] = true
+}
+
+func (f *Fake) unindexLocked(podUID, id string) {
+	delete(f.byPod[podUID], id)
+	if len(f.byPod[podUID]) == 0 {
+		delete(f.byPod, podUID)
+	}
 }
 
 // advanceLocked applies a planned exit whose time has come. The exit is

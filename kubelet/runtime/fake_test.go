@@ -17,7 +17,7 @@ func newSandbox(t *testing.T, f *Fake, uid string) string {
 
 func containerByID(t *testing.T, f *Fake, id string) Container {
 	t.Helper()
-	cs, err := f.ListContainers(context.Background())
+	cs, err := f.ListContainers(context.Background(), nil)
 	require.NoError(t, err)
 	for _, c := range cs {
 		if c.ID == id {
@@ -82,7 +82,7 @@ func TestSandboxIPsAreUniqueAndReleasedOnStop(t *testing.T) {
 		if i == 0 {
 			first = id
 		}
-		sbs, err := f.ListPodSandbox(ctx)
+		sbs, err := f.ListPodSandbox(ctx, nil)
 		require.NoError(t, err)
 		for _, sb := range sbs {
 			if sb.ID == id {
@@ -127,8 +127,46 @@ func TestStopAndRemoveSandboxForgetContainers(t *testing.T) {
 	require.NoError(t, f.StopContainer(ctx, id, time.Second))
 	require.Equal(t, ContainerExited, containerByID(t, f, id).State)
 	require.NoError(t, f.RemovePodSandbox(ctx, sb))
-	cs, _ := f.ListContainers(ctx)
-	sbs, _ := f.ListPodSandbox(ctx)
+	cs, _ := f.ListContainers(ctx, nil)
+	sbs, _ := f.ListPodSandbox(ctx, nil)
 	require.Empty(t, cs)
 	require.Empty(t, sbs)
+}
+
+func TestListsFilteredByPodSeeOnlyThatPod(t *testing.T) {
+	ctx := context.Background()
+	f := NewFake(FakeConfig{IPPrefix: "10.1.4."})
+	ids := map[string][]string{}
+	for _, uid := range []string{"u1", "u2"} {
+		sb := newSandbox(t, f, uid)
+		for _, name := range []string{"a", "b"} {
+			id, err := f.CreateContainer(ctx, sb, ContainerConfig{Name: name, Image: "img"})
+			require.NoError(t, err)
+			ids[uid] = append(ids[uid], id)
+		}
+	}
+	cs, err := f.ListContainers(ctx, &ContainerFilter{PodUID: "u1"})
+	require.NoError(t, err)
+	var got []string
+	for _, c := range cs {
+		require.Equal(t, "u1", c.PodUID)
+		got = append(got, c.ID)
+	}
+	require.ElementsMatch(t, ids["u1"], got)
+	sbs, err := f.ListPodSandbox(ctx, &PodSandboxFilter{PodUID: "u2"})
+	require.NoError(t, err)
+	require.Len(t, sbs, 1)
+	require.Equal(t, "u2", sbs[0].Metadata.UID)
+
+	// Removing a container or a sandbox takes it out of the index too.
+	require.NoError(t, f.RemoveContainer(ctx, ids["u1"][0]))
+	cs, _ = f.ListContainers(ctx, &ContainerFilter{PodUID: "u1"})
+	require.Len(t, cs, 1)
+	require.NoError(t, f.RemovePodSandbox(ctx, sbs[0].ID))
+	cs, _ = f.ListContainers(ctx, &ContainerFilter{PodUID: "u2"})
+	require.Empty(t, cs)
+	sbs, _ = f.ListPodSandbox(ctx, &PodSandboxFilter{PodUID: "u2"})
+	require.Empty(t, sbs)
+	all, _ := f.ListContainers(ctx, nil)
+	require.Len(t, all, 1)
 }

@@ -25,10 +25,11 @@ type Runtime interface {
 	StopContainer(ctx context.Context, containerID string, timeout time.Duration) error
 	// RemoveContainer forgets a container that is not running.
 	RemoveContainer(ctx context.Context, containerID string) error
-	// ListPodSandbox lists every sandbox.
-	ListPodSandbox(ctx context.Context) ([]PodSandbox, error)
-	// ListContainers lists every container, with its state as of now.
-	ListContainers(ctx context.Context) ([]Container, error)
+	// ListPodSandbox lists the sandboxes that pass filter (nil: every one).
+	ListPodSandbox(ctx context.Context, filter *PodSandboxFilter) ([]PodSandbox, error)
+	// ListContainers lists the containers that pass filter (nil: every
+	// one), with their state as of now.
+	ListContainers(ctx context.Context, filter *ContainerFilter) ([]Container, error)
 }
 
 // PodSandboxMetadata names the pod a sandbox belongs to.
@@ -40,6 +41,20 @@ type PodSandboxMetadata struct {
 }
 
 // PodSandboxConfig is what RunPodSandbox needs.
+// PodSandboxFilter narrows ListPodSandbox. CRI filters by the pod UID
+// label the kubelet puts on every sandbox (io.kubernetes.pod.uid); ours
+// has the UID in the metadata.
+type PodSandboxFilter struct {
+	PodUID string
+}
+
+// ContainerFilter narrows ListContainers to one pod's containers, so that
+// a pod's sync reads only its own (CRI: ContainerFilter, by the same
+// label).
+type ContainerFilter struct {
+	PodUID string
+}
+
 type PodSandboxConfig struct {
 	Metadata    PodSandboxMetadata
 	Annotations map[string]string
