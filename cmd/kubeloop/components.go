@@ -17,8 +17,8 @@ import (
 )
 
 // allComponents is what `kubeloop up` runs beside the apiserver.
-func allComponents(nodes int) (cluster.Components, error) {
-	comps, err := full.Components(full.Options{Nodes: nodes})
+func allComponents(nodes int, controllers []string) (cluster.Components, error) {
+	comps, err := full.Components(full.Options{Nodes: nodes, Controllers: controllers})
 	return cluster.Components{Extra: comps}, err
 }
 

@@ -16,6 +16,7 @@ type upFlags struct {
 	dataDir       string
 	listen        string
 	nodes         int
+	controllers   []string
 	etcdEndpoints []string
 }
 
@@ -32,6 +33,7 @@ func upCommand() *cobra.Command {
 	cmd.Flags().StringVar(&f.dataDir, "data-dir", ".kubeloop", "where etcd's data and the kubeconfig live; restarting with the same dir keeps every object")
 	cmd.Flags().StringVar(&f.listen, "listen", "127.0.0.1:6443", "the apiserver's address")
 	cmd.Flags().IntVar(&f.nodes, "nodes", 3, "how many simulated nodes to run")
+	cmd.Flags().StringSliceVar(&f.controllers, "controllers", []string{"*"}, `controllers to run: "*" for the defaults, "name" to add one (e.g. "*,labeler"), "-name" to remove one`)
 	cmd.Flags().StringSliceVar(&f.etcdEndpoints, "etcd-endpoints", nil, "an external etcd cluster (comma-separated URLs); empty runs an embedded etcd")
 	return cmd
 }
@@ -41,7 +43,7 @@ func runUp(ctx context.Context, f upFlags) error {
 	if err != nil {
 		return err
 	}
-	comps, err := allComponents(f.nodes)
+	comps, err := allComponents(f.nodes, f.controllers)
 	if err != nil {
 		return err
 	}
