@@ -37,9 +37,24 @@ type containerStart struct {
 	createdID string
 }
 
+// statusCoalesceDelay is how long a status that the sync is about to make
+// stale may go unwritten. Kubernetes' status manager writes from its own
+// goroutine, so a status the pod worker replaces before that goroutine gets
+// to it is never sent; with a runtime that starts containers at once, the
+// Pending/ContainerCreating status lasts a few milliseconds and writing it
+// would cost a request (and a watch event for every informer) per pod.
+const statusCoalesceDelay = 100 * time.Millisecond
+
 // syncPod is one pass of a pod's worker: report the pod's status as the
 // runtime has it, then drive the runtime one step towards the spec.
 // Kubernetes: Kubelet.SyncPod (status first, then the runtime's SyncPod).
+//
+// When the pass will change the runtime (and sync again at once to report
+// it), the status from before the change is written only if the change
+// takes longer than statusCoalesceDelay, or fails: so a container that
+// starts slowly is seen Pending/ContainerCreating, and one that starts at
+// once goes straight to Running, as Kubernetes' status manager would
+// usually coalesce it.
 func (kl *Kubelet) syncPod(ctx context.Context, pod *api.Pod, w *podWorker) (syncResult, error) {
 	if pod.DeletionTimestamp != nil {
 		return syncResult{}, kl.syncTerminatingPod(ctx, pod)
@@ -50,10 +65,10 @@ func (kl *Kubelet) syncPod(ctx context.Context, pod *api.Pod, w *podWorker) (syn
 	}
 	now := time.Now()
 	status, wake := kl.generateAPIPodStatus(pod, rp, w, now)
-	if err := kl.setPodStatus(ctx, pod, w, status); err != nil {
-		return syncResult{}, err
-	}
 	if isTerminal(status.Phase) {
+		if err := kl.setPodStatus(ctx, pod, w, status); err != nil {
+			return syncResult{}, err
+		}
 		// A finished pod keeps its status but not its sandbox (and IP).
 		if rp.sandbox != nil {
 			return syncResult{}, kl.runtime.StopPodSandbox(ctx, rp.sandbox.ID)
@@ -61,15 +76,44 @@ func (kl *Kubelet) syncPod(ctx context.Context, pod *api.Pod, w *podWorker) (syn
 		return syncResult{}, nil
 	}
 	actions := kl.computePodActions(pod, rp, w, now)
+	if !actions.createSandbox && len(actions.start) == 0 {
+		if err := kl.setPodStatus(ctx, pod, w, status); err != nil {
+			return syncResult{}, err
+		}
+		return syncResult{after: earliest(actions.wait, wake)}, nil
+	}
+
+	// The status write waits for the actions, unless they take long.
+	var statusErr error
+	written := make(chan struct{})
+	timer := time.AfterFunc(statusCoalesceDelay, func() {
+		defer close(written)
+		statusErr = kl.setPodStatus(ctx, pod, w, status)
+	})
 	changed, err := kl.executeActions(ctx, pod, rp, actions)
+	if timer.Stop() {
+		close(written)
+		if err != nil {
+			// Report what the pod is waiting in before the retry.
+			statusErr = kl.setPodStatus(ctx, pod, w, status)
+		}
+	}
+	<-written
 	if err != nil {
 		return syncResult{}, err
 	}
-	after := actions.wait
-	if wake > 0 && (after == 0 || wake < after) {
-		after = wake
+	if statusErr != nil {
+		return syncResult{}, statusErr
 	}
-	return syncResult{again: changed, after: after}, nil
+	return syncResult{again: changed, after: earliest(actions.wait, wake)}, nil
+}
+
+// earliest is the sooner of two wake-ups, zero meaning none.
+func earliest(a, b time.Duration) time.Duration {
+	if a == 0 || (b > 0 && b < a) {
+		return b
+	}
+	return a
 }
 
 // computePodActions compares the spec with the runtime: a missing sandbox
