@@ -13,6 +13,9 @@ test: test-main test-conformance
 test-main:
 	$(GO) vet ./...
 	$(GO) test -race -count=1 ./...
+	# The store's 64 writers x 50 increments at full size: too slow under
+	# -race, about 20 s without it.
+	$(GO) test -count=1 -run TestConcurrentGuaranteedUpdatesLoseNoIncrement ./store/ -args -counter.full
 
 # The conformance module drives our server through real clients (kubectl,
 # client-go); our concurrent packages already run under -race above, and
