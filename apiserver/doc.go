@@ -14,7 +14,10 @@
 // store.Interface (storage.go: the etcd store behind a watch cache). Errors
 // are always a Status (errors.go); discovery, /version, health and
 // Prometheus metrics are served beside the API (discovery.go, health.go,
-// metrics.go).
+// metrics.go). In the background the server empties deleted namespaces
+// (namespace.go) and compacts etcd's history every 5 minutes, keeping the
+// last 10000 revisions (Config.CompactionInterval; kube-apiserver compacts
+// on the same period but by age, see store.RunCompactor).
 //
 // What real clients need beyond the verbs (the conformance/ module drives
 // the genuine kubectl 1.32/1.33 and client-go v0.37.2 against it):
