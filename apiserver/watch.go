@@ -16,6 +16,13 @@ import (
 // spread their re-watches.
 const minRequestTimeout = 30 * time.Minute
 
+// objectEncoder is implemented by watches whose event objects are shared
+// by many watchers (the watch cache's): each object is encoded once for
+// all of them.
+type objectEncoder interface {
+	EncodeObject(obj api.Object, enc func(api.Object) ([]byte, error)) ([]byte, error)
+}
+
 // watchEvent is one line of the stream.
 type watchEvent struct {
 	Type   api.EventType `json:"type"`
@@ -84,6 +91,9 @@ func (s *Server) watch(w http.ResponseWriter, r *http.Request, sc *scope) {
 	w.WriteHeader(http.StatusOK)
 	_ = rc.Flush()
 	enc := json.NewEncoder(w)
+	shared, _ := watcher.(objectEncoder)
+	encodeObject := func(o api.Object) ([]byte, error) { return json.Marshal(withTypeMeta(sc.info, o)) }
+	var line []byte
 	for {
 		select {
 		case <-ctx.Done():
@@ -92,12 +102,21 @@ func (s *Server) watch(w http.ResponseWriter, r *http.Request, sc *scope) {
 			if !ok {
 				return
 			}
-			obj := eventObject(sc.info, ev)
-			if tr != nil && ev.Object != nil && ev.Type != api.Bookmark && ev.Type != api.Error {
-				// Each event is a one-row Table when a Table was asked for.
-				obj = tr.toTable(sc.info, []api.Object{ev.Object}, api.ListMeta{ResourceVersion: ev.Object.GetObjectMeta().ResourceVersion})
+			var err error
+			if shared != nil && tr == nil && isObjectEvent(ev) {
+				line, err = appendSharedEvent(line[:0], shared, ev, encodeObject)
+				if err == nil {
+					_, err = w.Write(line)
+				}
+			} else {
+				obj := eventObject(sc.info, ev)
+				if tr != nil && ev.Object != nil && ev.Type != api.Bookmark && ev.Type != api.Error {
+					// Each event is a one-row Table when a Table was asked for.
+					obj = tr.toTable(sc.info, []api.Object{ev.Object}, api.ListMeta{ResourceVersion: ev.Object.GetObjectMeta().ResourceVersion})
+				}
+				err = enc.Encode(watchEvent{Type: ev.Type, Object: obj})
 			}
-			if err := enc.Encode(watchEvent{Type: ev.Type, Object: obj}); err != nil {
+			if err != nil {
 				return
 			}
 			if err := rc.Flush(); err != nil {
@@ -105,6 +124,24 @@ func (s *Server) watch(w http.ResponseWriter, r *http.Request, sc *scope) {
 			}
 		}
 	}
+}
+
+func isObjectEvent(ev api.WatchEvent) bool {
+	return ev.Object != nil && (ev.Type == api.Added || ev.Type == api.Modified || ev.Type == api.Deleted)
+}
+
+// appendSharedEvent appends the line enc.Encode(watchEvent{...}) would
+// write, with the object's encoding shared among the watchers.
+func appendSharedEvent(line []byte, shared objectEncoder, ev api.WatchEvent, enc func(api.Object) ([]byte, error)) ([]byte, error) {
+	b, err := shared.EncodeObject(ev.Object, enc)
+	if err != nil {
+		return line, err
+	}
+	line = append(line, `{"type":"`...)
+	line = append(line, ev.Type...)
+	line = append(line, `","object":`...)
+	line = append(line, b...)
+	return append(line, "}\n"...), nil
 }
 
 // eventObject is the object of one event with its kind and apiVersion, as

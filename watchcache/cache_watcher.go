@@ -31,6 +31,8 @@ type cacheWatcher struct {
 	stopOnce sync.Once
 	// forget unregisters the watcher from the Cacher (idempotent).
 	forget func()
+	// memo is the Cacher's shared store of serializations.
+	memo *encodeMemo
 }
 
 func newCacheWatcher(bufferSize int, filter filterFunc, allowBookmarks bool) *cacheWatcher {

@@ -54,6 +54,8 @@ type Cacher struct {
 	dispatching bool
 	toClose     []*cacheWatcher
 	budget      *timeBudget
+	// memo serializes each event object once for all watchers.
+	memo *encodeMemo
 
 	cancel context.CancelFunc
 	wg     sync.WaitGroup
@@ -86,6 +88,7 @@ func New(ctx context.Context, underlying store.Interface, info *api.ResourceInfo
 		changed:  make(chan struct{}),
 		watchers: map[int]*cacheWatcher{},
 		budget:   newTimeBudget(max(opts.DispatchTimeoutBudget, 0), time.Now()),
+		memo:     newEncodeMemo(),
 		cancel:   cancel,
 	}
 	c.progress, _ = underlying.(ProgressRequester)
@@ -272,6 +275,7 @@ func (c *Cacher) addWatcherLocked(w *cacheWatcher) {
 	id := c.nextID
 	c.nextID++
 	w.id = id
+	w.memo = c.memo
 	c.watchers[id] = w
 	c.metrics.watchers.Inc()
 	w.forget = func() {

@@ -77,8 +77,10 @@
 //     Get serves only RV "0" from memory.
 //   - No watcher indexes (by namespace, name or spec.nodeName trigger): each
 //     event is checked against every watcher's filter.
-//   - No cachingObject (serialize once per event for all watchers); the
-//     apiserver encodes per watcher.
+//   - Instead of cachingObject (the event object wrapped with its
+//     serializations), watchers offer EncodeObject: the apiserver's JSON of
+//     an event object, made once and kept for the last 512 objects
+//     (encode_memo.go). Tables and bookmarks are still encoded per watcher.
 //   - One periodic bookmark tick for all watchers (Options.BookmarkInterval,
 //     default 1 minute) instead of per-watcher time buckets; a full buffer
 //     skips the bookmark rather than closing the watcher. The
