@@ -94,35 +94,51 @@ func (s *Server) watch(w http.ResponseWriter, r *http.Request, sc *scope) {
 	shared, _ := watcher.(objectEncoder)
 	encodeObject := func(o api.Object) ([]byte, error) { return json.Marshal(withTypeMeta(sc.info, o)) }
 	var line []byte
-	for {
+	// Flush only when no further event is ready: a burst goes out in as
+	// few writes as the connection's buffer allows, and an event never
+	// waits for another (Kubernetes' serveWatch flushes when its channel
+	// is empty).
+	unflushed := false
+	for ctx.Err() == nil {
+		var ev api.WatchEvent
+		var ok bool
 		select {
-		case <-ctx.Done():
-			return
-		case ev, ok := <-watcher.ResultChan():
-			if !ok {
-				return
-			}
-			var err error
-			if shared != nil && tr == nil && isObjectEvent(ev) {
-				line, err = appendSharedEvent(line[:0], shared, ev, encodeObject)
-				if err == nil {
-					_, err = w.Write(line)
+		case ev, ok = <-watcher.ResultChan():
+		default:
+			if unflushed {
+				if err := rc.Flush(); err != nil {
+					return
 				}
-			} else {
-				obj := eventObject(sc.info, ev)
-				if tr != nil && ev.Object != nil && ev.Type != api.Bookmark && ev.Type != api.Error {
-					// Each event is a one-row Table when a Table was asked for.
-					obj = tr.toTable(sc.info, []api.Object{ev.Object}, api.ListMeta{ResourceVersion: ev.Object.GetObjectMeta().ResourceVersion})
-				}
-				err = enc.Encode(watchEvent{Type: ev.Type, Object: obj})
+				unflushed = false
 			}
-			if err != nil {
+			select {
+			case <-ctx.Done():
 				return
-			}
-			if err := rc.Flush(); err != nil {
-				return
+			case ev, ok = <-watcher.ResultChan():
 			}
 		}
+		if !ok {
+			_ = rc.Flush()
+			return
+		}
+		var err error
+		if shared != nil && tr == nil && isObjectEvent(ev) {
+			line, err = appendSharedEvent(line[:0], shared, ev, encodeObject)
+			if err == nil {
+				_, err = w.Write(line)
+			}
+		} else {
+			obj := eventObject(sc.info, ev)
+			if tr != nil && ev.Object != nil && ev.Type != api.Bookmark && ev.Type != api.Error {
+				// Each event is a one-row Table when a Table was asked for.
+				obj = tr.toTable(sc.info, []api.Object{ev.Object}, api.ListMeta{ResourceVersion: ev.Object.GetObjectMeta().ResourceVersion})
+			}
+			err = enc.Encode(watchEvent{Type: ev.Type, Object: obj})
+		}
+		if err != nil {
+			return
+		}
+		unflushed = true
 	}
 }
 
