@@ -293,18 +293,36 @@ func (le *LeaderElector) release() {
 	le.mu.Lock()
 	l := le.observed.DeepCopy()
 	le.mu.Unlock()
-	empty := ""
-	one := int32(1)
-	now := api.NewMicroTime(time.Now())
-	l.Spec.HolderIdentity = &empty
-	l.Spec.LeaseDurationSeconds = &one
-	l.Spec.RenewTime = &now
-	written, err := le.leases.Update(ctx, l, client.UpdateOptions{})
+	// A renewal cancelled mid-flight may still have landed, leaving our copy
+	// one version behind: on Conflict, read the lease again and release it
+	// if it is still ours.
+	err := client.RetryOnConflict(client.DefaultRetry, func() error {
+		if l.Spec.HolderIdentity == nil || *l.Spec.HolderIdentity != le.cfg.Identity {
+			return nil
+		}
+		empty := ""
+		one := int32(1)
+		now := api.NewMicroTime(time.Now())
+		l.Spec.HolderIdentity = &empty
+		l.Spec.LeaseDurationSeconds = &one
+		l.Spec.RenewTime = &now
+		written, err := le.leases.Update(ctx, l, client.UpdateOptions{})
+		if err == nil {
+			le.observe(written, time.Now())
+			return nil
+		}
+		if api.IsConflict(err) {
+			if fresh, getErr := le.leases.Get(ctx, le.cfg.Name, client.GetOptions{}); getErr == nil {
+				le.observe(fresh, time.Now())
+				l = fresh
+			}
+		}
+		return err
+	})
 	if err != nil {
 		le.log.Info("could not release lease", "err", err)
 		return
 	}
-	le.observe(written, time.Now())
 	le.log.Info("released lease")
 }
 
