@@ -244,8 +244,11 @@ func decodeBinding(r *http.Request, sc *scope) (*api.Binding, error) {
 func setPodScheduled(pod *api.Pod) {
 	for i := range pod.Status.Conditions {
 		if pod.Status.Conditions[i].Type == api.PodScheduled {
-			pod.Status.Conditions[i].Status = api.ConditionTrue
-			pod.Status.Conditions[i].LastTransitionTime = api.Now()
+			// The reason and message of an earlier Unschedulable no longer
+			// hold once the pod is bound.
+			pod.Status.Conditions[i] = api.PodCondition{
+				Type: api.PodScheduled, Status: api.ConditionTrue, LastTransitionTime: api.Now(),
+			}
 			return
 		}
 	}

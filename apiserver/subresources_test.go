@@ -78,3 +78,22 @@ func TestReplicaSetSelectorMustMatchTemplate(t *testing.T) {
 	require.Equal(t, http.StatusUnprocessableEntity, resp.Code, resp.Body)
 	assert.Contains(t, resp.obj(t)["message"], "selector")
 }
+
+func TestBindingClearsAnEarlierUnschedulableReason(t *testing.T) {
+	ns := newNamespace(t)
+	path := "/api/v1/namespaces/" + ns + "/pods"
+	require.Equal(t, http.StatusCreated, do(t, "POST", path, "", podJSON("p1")).Code)
+	resp := do(t, "PATCH", path+"/p1/status", "application/merge-patch+json",
+		`{"status":{"conditions":[{"type":"PodScheduled","status":"False","reason":"Unschedulable","message":"0/1 nodes are available: 1 Insufficient cpu."}]}}`)
+	require.Equal(t, http.StatusOK, resp.Code, resp.Body)
+	resp = do(t, "POST", path+"/p1/binding", "", `{"metadata":{"name":"p1"},"target":{"kind":"Node","name":"n1"}}`)
+	require.Equal(t, http.StatusCreated, resp.Code, resp.Body)
+
+	pod := do(t, "GET", path+"/p1", "", "").obj(t)
+	conds := get(pod, "status", "conditions").([]any)
+	require.Len(t, conds, 1)
+	c := conds[0].(map[string]any)
+	assert.Equal(t, "True", c["status"])
+	assert.Nil(t, c["reason"], "an Unschedulable reason does not survive the binding")
+	assert.Nil(t, c["message"])
+}
