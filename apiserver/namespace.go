@@ -67,6 +67,7 @@ func (s *Server) deleteNamespace(ctx context.Context, info *api.ResourceInfo, na
 	if err != nil {
 		return nil, err
 	}
+	s.forceLiveLookup.Store(name, time.Now())
 	select {
 	case s.nsFinalize <- name:
 	default: // the periodic scan will find it

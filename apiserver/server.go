@@ -81,7 +81,12 @@ type Server struct {
 	cancel context.CancelFunc
 	wg     sync.WaitGroup
 	// nsFinalize wakes the namespace finalizer when a namespace is deleted.
-	nsFinalize      chan string
+	nsFinalize chan string
+	// forceLiveLookup holds namespaces this server marked Terminating in the
+	// last minute (name → time.Time): until the watch cache has surely seen
+	// that, NamespaceLifecycle reads them from etcd. Kubernetes' lifecycle
+	// plugin keeps the same kind of list (forceLiveLookupCache).
+	forceLiveLookup sync.Map
 	closeOnce       sync.Once
 	shutdownTimeout time.Duration
 }
@@ -248,6 +253,10 @@ func (s *Server) Serve(ctx context.Context, ln net.Listener) error {
 func (s *Server) storageFor(info *api.ResourceInfo) store.Interface { return s.storage[info] }
 
 // namespaceGetter lets admission read namespaces through the server's storage.
+// forceLiveLookupTTL is how long a namespace just marked Terminating is read
+// from etcd rather than the cache: far longer than the cache's lag.
+const forceLiveLookupTTL = time.Minute
+
 type namespaceGetter struct{ s *Server }
 
 func (g namespaceGetter) GetNamespace(ctx context.Context, name string) (*api.Namespace, error) {
@@ -260,7 +269,17 @@ func (g namespaceGetter) GetNamespace(ctx context.Context, name string) (*api.Na
 	// ago may not be there yet, so a miss is checked against etcd.
 	st := g.s.storageFor(info)
 	obj, err := st.Get(ctx, info.Key("", name), store.GetOptions{ResourceVersion: "0"})
-	if api.IsNotFound(err) {
+	live := api.IsNotFound(err)
+	if err == nil && obj.(*api.Namespace).Status.Phase != api.NamespaceTerminating {
+		if since, ok := g.s.forceLiveLookup.Load(name); ok {
+			if time.Since(since.(time.Time)) < forceLiveLookupTTL {
+				live = true
+			} else {
+				g.s.forceLiveLookup.Delete(name)
+			}
+		}
+	}
+	if live {
 		obj, err = st.Get(ctx, info.Key("", name), store.GetOptions{})
 	}
 	if err != nil {
