@@ -81,16 +81,40 @@ func mustKL(t *testing.T, ns, stdin string, args ...string) string {
 
 // newNamespace creates a namespace named after the test. Unlike
 // clustertest.Namespace the name has no random part: describe and get print
-// it, and the golden files hold it.
+// it, and the golden files hold it. The package's cluster outlives a run of
+// the tests, so a rerun under -count=N finds its namespace taken and numbers
+// its own (name-2, ...); golden maps the number away again.
 func newNamespace(t *testing.T) string {
 	t.Helper()
+	base := namespaceBase(t)
+	nsClient := client.For[*api.Namespace](testCluster.Client)
+	for run := 1; run <= maxReruns; run++ {
+		name := base
+		if run > 1 {
+			name = fmt.Sprintf("%s-%d", base, run)
+		}
+		_, err := nsClient.Create(context.Background(), &api.Namespace{ObjectMeta: api.ObjectMeta{Name: name}}, client.CreateOptions{})
+		if api.IsAlreadyExists(err) {
+			continue
+		}
+		require.NoError(t, err, "create namespace %s", name)
+		return name
+	}
+	require.FailNow(t, "too many reruns", "namespaces %s-2..%d all exist", base, maxReruns)
+	return ""
+}
+
+// maxReruns bounds the -count a test binary supports.
+const maxReruns = 99
+
+// namespaceBase is the test's name as the start of a DNS label, leaving
+// room for a rerun number.
+func namespaceBase(t *testing.T) string {
 	name := strings.ToLower(regexp.MustCompile(`[^a-zA-Z0-9]+`).ReplaceAllString(t.Name(), "-"))
 	if len(name) > 50 {
 		name = name[:50]
 	}
-	name = strings.Trim(name, "-")
-	clustertest.CreateNamespace(t, testCluster, name)
-	return name
+	return strings.Trim(name, "-")
 }
 
 // The normaliser masks what changes from run to run. Runs of spaces are
@@ -124,7 +148,8 @@ func normalise(s string) string {
 func golden(t *testing.T, name, got string) {
 	t.Helper()
 	path := filepath.Join("..", "testdata", name+".golden")
-	got = normalise(got)
+	base := namespaceBase(t)
+	got = regexp.MustCompile(regexp.QuoteMeta(base)+`-\d+\b`).ReplaceAllString(normalise(got), base)
 	if *update {
 		require.NoError(t, os.WriteFile(path, []byte(got), 0o644))
 		return
