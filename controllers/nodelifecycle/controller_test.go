@@ -1,6 +1,7 @@
 package nodelifecycle
 
 import (
+	"context"
 	"testing"
 	"time"
 
@@ -8,6 +9,7 @@ import (
 
 	"kubeloop/api"
 	"kubeloop/client"
+	"kubeloop/cluster"
 	"kubeloop/cluster/clustertest"
 )
 
@@ -18,6 +20,11 @@ import (
 // finishes terminating.
 func TestLostNodeIsMarkedUnknownTaintedAndEmptied(t *testing.T) {
 	ns := clustertest.Namespace(t, testCluster)
+	lostNode := uniqueNodeName("node-lost")
+	testCluster.StartComponent(cluster.Component{Name: "kubelet-" + lostNode, Run: func(ctx context.Context, c *cluster.Cluster) error {
+		return runKubelet(ctx, c, lostNode)
+	}})
+	t.Cleanup(func() { _ = testCluster.StopComponent("kubelet-" + lostNode) })
 	createPod(t, ns, "evictable", lostNode)
 	createPod(t, ns, "tolerant", lostNode, api.Toleration{Key: api.TaintNodeUnreachable, Operator: api.TolerationOpExists, Effect: api.TaintEffectNoExecute})
 	require.Eventually(t, func() bool { return podRunning(getPod(t, ns, "evictable")) && podRunning(getPod(t, ns, "tolerant")) }, waitFor, tick)
@@ -53,21 +60,23 @@ func TestLostNodeIsMarkedUnknownTaintedAndEmptied(t *testing.T) {
 }
 
 func TestNodeThatNeverPostedStatusIsMarkedNeverUpdated(t *testing.T) {
-	_, err := client.For[*api.Node](testCluster.Client).Create(clustertest.Context(t), &api.Node{ObjectMeta: api.ObjectMeta{Name: "node-silent"}}, client.CreateOptions{})
+	silent := uniqueNodeName("node-silent")
+	_, err := client.For[*api.Node](testCluster.Client).Create(clustertest.Context(t), &api.Node{ObjectMeta: api.ObjectMeta{Name: silent}}, client.CreateOptions{})
 	require.NoError(t, err)
-	require.Eventually(t, func() bool { return unreachableTaint(getNode(t, "node-silent")) != nil }, waitFor, tick)
-	ready := condition(getNode(t, "node-silent"), api.NodeReady)
+	require.Eventually(t, func() bool { return unreachableTaint(getNode(t, silent)) != nil }, waitFor, tick)
+	ready := condition(getNode(t, silent), api.NodeReady)
 	require.NotNil(t, ready)
 	require.Equal(t, api.ConditionUnknown, ready.Status)
 	require.Equal(t, ReasonNodeStatusNeverUpdated, ready.Reason)
 }
 
 func TestHeartbeatingNodeIsNeverTainted(t *testing.T) {
-	startKubelet(t, "node-healthy")
+	healthy := uniqueNodeName("node-healthy")
+	startKubelet(t, healthy)
 	leases := client.For[*api.Lease](testCluster.Client).Namespace(api.NamespaceNodeLease)
 	var start time.Time
 	require.Eventually(t, func() bool {
-		l, err := leases.Get(clustertest.Context(t), "node-healthy", client.GetOptions{})
+		l, err := leases.Get(clustertest.Context(t), healthy, client.GetOptions{})
 		if err != nil {
 			return false
 		}
@@ -76,9 +85,9 @@ func TestHeartbeatingNodeIsNeverTainted(t *testing.T) {
 	}, waitFor, tick)
 	// Wait, by the lease's own clock, for three grace periods to pass.
 	require.Eventually(t, func() bool {
-		l, err := leases.Get(clustertest.Context(t), "node-healthy", client.GetOptions{})
+		l, err := leases.Get(clustertest.Context(t), healthy, client.GetOptions{})
 		require.NoError(t, err)
-		n := getNode(t, "node-healthy")
+		n := getNode(t, healthy)
 		require.Nil(t, unreachableTaint(n), "a heartbeating node is never tainted")
 		require.Equal(t, api.ConditionTrue, condition(n, api.NodeReady).Status)
 		return l.Spec.RenewTime.Sub(start) > 3*gracePeriod

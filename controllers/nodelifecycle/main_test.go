@@ -5,6 +5,7 @@ import (
 	"testing"
 	"time"
 
+	"github.com/google/uuid"
 	"github.com/stretchr/testify/require"
 
 	"kubeloop/api"
@@ -22,7 +23,6 @@ const (
 
 	gracePeriod     = time.Second
 	evictionTimeout = time.Second
-	lostNode        = "node-lost"
 )
 
 var testCluster *cluster.Cluster
@@ -30,10 +30,14 @@ var testCluster *cluster.Cluster
 func TestMain(m *testing.M) {
 	clustertest.Main(m, cluster.Options{Components: cluster.Components{Extra: []cluster.Component{
 		{Name: ControllerName, Run: runController},
-		{Name: "kubelet-" + lostNode, Run: func(ctx context.Context, c *cluster.Cluster) error {
-			return runKubelet(ctx, c, lostNode)
-		}},
 	}}}, func(c *cluster.Cluster) { testCluster = c })
+}
+
+// uniqueNodeName gives each test run its own node: the package's cluster
+// outlives one run, and under -count=N a rerun would otherwise inherit the
+// node (and its taint, or its stopped kubelet) of the run before.
+func uniqueNodeName(prefix string) string {
+	return prefix + "-" + uuid.NewString()[:8]
 }
 
 // runController wires the controller as the controller manager does, with
