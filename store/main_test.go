@@ -44,7 +44,12 @@ func newFixture(t testing.TB) *fixture {
 	t.Cleanup(cancel)
 	info := configMapInfo(t)
 	ns := strings.ToLower(strings.NewReplacer("/", "-", "_", "-").Replace(t.Name()))
-	return &fixture{t: t, ctx: ctx, store: store.New(etcd.Client(), info), info: info, ns: ns}
+	f := &fixture{t: t, ctx: ctx, store: store.New(etcd.Client(), info), info: info, ns: ns}
+	// The namespace comes from the test's name, so a repeated run (-count=N)
+	// shares etcd with the previous one: start from an empty namespace.
+	_, err := etcd.Client().Delete(ctx, f.prefix(), clientv3.WithPrefix())
+	require.NoError(t, err)
+	return f
 }
 
 func (f *fixture) key(name string) string { return f.info.Key(f.ns, name) }
