@@ -99,19 +99,25 @@ func (t Time) MarshalJSON() ([]byte, error) {
 
 // UnmarshalJSON reads RFC 3339 (fractions are accepted and dropped) or null.
 func (t *Time) UnmarshalJSON(b []byte) error {
+	return unmarshalTime(b, &t.Time, time.RFC3339, time.Second)
+}
+
+// unmarshalTime reads a JSON string in layout (or null, the zero time) and
+// keeps it in UTC at the given precision. Time and MicroTime share it.
+func unmarshalTime(b []byte, into *time.Time, layout string, precision time.Duration) error {
 	if string(b) == "null" {
-		t.Time = time.Time{}
+		*into = time.Time{}
 		return nil
 	}
 	var s string
 	if err := json.Unmarshal(b, &s); err != nil {
 		return err
 	}
-	parsed, err := time.Parse(time.RFC3339, s)
+	parsed, err := time.Parse(layout, s)
 	if err != nil {
 		return err
 	}
-	t.Time = parsed.UTC().Truncate(time.Second)
+	*into = parsed.UTC().Truncate(precision)
 	return nil
 }
 

@@ -32,20 +32,7 @@ func (t MicroTime) MarshalJSON() ([]byte, error) {
 
 // UnmarshalJSON reads RFC 3339 with any number of fractional digits, or null.
 func (t *MicroTime) UnmarshalJSON(b []byte) error {
-	if string(b) == "null" {
-		t.Time = time.Time{}
-		return nil
-	}
-	var s string
-	if err := json.Unmarshal(b, &s); err != nil {
-		return err
-	}
-	parsed, err := time.Parse(time.RFC3339Nano, s)
-	if err != nil {
-		return err
-	}
-	t.Time = parsed.UTC().Truncate(time.Microsecond)
-	return nil
+	return unmarshalTime(b, &t.Time, time.RFC3339Nano, time.Microsecond)
 }
 
 // DeepCopy returns a copy of a *MicroTime, nil-safe.
