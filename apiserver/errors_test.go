@@ -99,8 +99,11 @@ func TestPodFieldSelectorOnNodeName(t *testing.T) {
 	path := "/api/v1/namespaces/" + ns + "/pods"
 	do(t, "POST", path, "", podJSON("p1"))
 	do(t, "POST", path, "", podJSON("p2"))
-	require.Equal(t, http.StatusCreated, do(t, "POST", path+"/p1/binding", "", `{"target":{"name":"n1"}}`).Code)
-	list := do(t, "GET", "/api/v1/pods?fieldSelector=spec.nodeName%3Dn1", "", "").obj(t)
+	// The list spans every namespace and other tests bind pods too: a node
+	// name of this test's own keeps their pods out of the selection.
+	node := ns + "-node"
+	require.Equal(t, http.StatusCreated, do(t, "POST", path+"/p1/binding", "", `{"target":{"name":"`+node+`"}}`).Code)
+	list := do(t, "GET", "/api/v1/pods?fieldSelector=spec.nodeName%3D"+node, "", "").obj(t)
 	items := list["items"].([]any)
 	require.Len(t, items, 1)
 	assert.Equal(t, "p1", get(items[0].(map[string]any), "metadata", "name"))
