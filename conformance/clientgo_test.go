@@ -154,6 +154,12 @@ func TestClientGoRetryOnConflictConverges(t *testing.T) {
 	_, err := cms.Create(ctx, &corev1.ConfigMap{ObjectMeta: metav1.ObjectMeta{Name: "counter"}, Data: map[string]string{"n": "0"}}, metav1.CreateOptions{})
 	require.NoError(t, err)
 	const workers, each = 4, 5
+	// retry.DefaultRetry gives up after 5 attempts, which 3 rivals can
+	// defeat on a busy machine: every attempt of a worker can lose to a
+	// rival's write. A worker loses at most once per rival write, so
+	// workers*each attempts always suffice, and any lost update still shows.
+	backoff := retry.DefaultRetry
+	backoff.Steps = workers * each
 	var wg sync.WaitGroup
 	errs := make(chan error, workers*each)
 	for w := 0; w < workers; w++ {
@@ -161,7 +167,7 @@ func TestClientGoRetryOnConflictConverges(t *testing.T) {
 		go func() {
 			defer wg.Done()
 			for i := 0; i < each; i++ {
-				errs <- retry.RetryOnConflict(retry.DefaultRetry, func() error {
+				errs <- retry.RetryOnConflict(backoff, func() error {
 					cm, err := cms.Get(ctx, "counter", metav1.GetOptions{})
 					if err != nil {
 						return err
