@@ -1,6 +1,7 @@
 package apiserver
 
 import (
+	"context"
 	"net/http"
 	"strings"
 	"testing"
@@ -8,6 +9,9 @@ import (
 
 	"github.com/stretchr/testify/assert"
 	"github.com/stretchr/testify/require"
+
+	"kubeloop/api"
+	"kubeloop/store"
 )
 
 func TestDeleteRemovesObjectAndReturnsIt(t *testing.T) {
@@ -147,4 +151,32 @@ func TestDefaultNamespacesExistAndAreImmortal(t *testing.T) {
 	}
 	resp := do(t, "DELETE", "/api/v1/namespaces/default", "", "")
 	assert.Equal(t, http.StatusForbidden, resp.Code, resp.Body)
+}
+
+// The write that removed the last finalizer may lose the race to delete
+// (another write lands in between): the next write of the deleting object
+// must finish the deletion instead of leaving it stuck.
+func TestWriteToDeletingObjectWithoutFinalizersFinishesTheDeletion(t *testing.T) {
+	ns := newNamespace(t)
+	path := "/api/v1/namespaces/" + ns + "/configmaps"
+	require.Equal(t, http.StatusCreated, do(t, "POST", path, "",
+		`{"metadata":{"name":"stuck","finalizers":["example.com/hold"]}}`).Code)
+	require.Equal(t, http.StatusOK, do(t, "DELETE", path+"/stuck", "", "").Code)
+
+	// Remove the finalizer under the apiserver, as if its delete had been
+	// overtaken: the object is left deleting with nothing to wait for.
+	info, ok := api.Builtin().ForResource("", "configmaps")
+	require.True(t, ok)
+	_, err := store.New(etcd.Client(), info).GuaranteedUpdate(context.Background(), info.Key(ns, "stuck"), nil,
+		func(cur api.Object) (api.Object, error) {
+			cur.GetObjectMeta().Finalizers = nil
+			return cur, nil
+		}, nil)
+	require.NoError(t, err)
+
+	resp := do(t, "PATCH", path+"/stuck", "application/merge-patch+json", `{"metadata":{"labels":{"touched":"yes"}}}`)
+	require.Equal(t, http.StatusOK, resp.Code, resp.Body)
+	require.Eventually(t, func() bool {
+		return do(t, "GET", path+"/stuck", "", "").Code == http.StatusNotFound
+	}, 20*time.Second, 20*time.Millisecond, "the deletion was finished by the next write")
 }

@@ -2,6 +2,7 @@ package apiserver
 
 import (
 	"context"
+	"errors"
 	"net/http"
 
 	"kubeloop/api"
@@ -90,7 +91,7 @@ func (s *Server) updateObject(ctx context.Context, sc *scope, build func(cur api
 		if err := s.admission.Validate(ctx, a); err != nil {
 			return nil, err
 		}
-		deleteNow = shouldDeleteDuringUpdate(next, cur)
+		deleteNow = shouldDeleteDuringUpdate(next)
 		return next, nil
 	}
 	out, err := sc.storage.GuaranteedUpdate(ctx, sc.key(), nil, tryUpdate, nil)
@@ -100,29 +101,44 @@ func (s *Server) updateObject(ctx context.Context, sc *scope, build func(cur api
 	return s.finishDeletion(ctx, sc.info, out)
 }
 
-// shouldDeleteDuringUpdate: the update took away the last finalizer of an
-// object whose deletion is due. Kubernetes: Store.shouldDeleteDuringUpdate.
-func shouldDeleteDuringUpdate(next, cur api.Object) bool {
-	nm, cm := next.GetObjectMeta(), cur.GetObjectMeta()
-	if nm.DeletionTimestamp == nil || len(nm.Finalizers) > 0 || len(cm.Finalizers) == 0 {
+// shouldDeleteDuringUpdate: the object is being deleted and this update
+// leaves it with no finalizer and no grace period left. Any write that leaves a deleting object without finalizers finishes the
+// deletion, whether or not it removed the last finalizer itself: if the
+// write that did was overtaken (say by a status update) before its delete,
+// the next write must not leave the object stuck. Kubernetes:
+// registry/generic/registry/store.go, shouldDeleteDuringUpdate.
+func shouldDeleteDuringUpdate(next api.Object) bool {
+	nm := next.GetObjectMeta()
+	if nm.DeletionTimestamp == nil || len(nm.Finalizers) > 0 {
 		return false
 	}
 	return nm.DeletionGracePeriodSeconds == nil || *nm.DeletionGracePeriodSeconds == 0
 }
 
-// finishDeletion removes an object whose deletion was pending, provided it
-// is still the version we saw (same UID and resourceVersion). If it changed
-// meanwhile, the writer that changed it decides; we return what we saw.
+// errDeletionStillBlocked: the object gained a finalizer (or lost its
+// deletionTimestamp) between our write and our delete.
+var errDeletionStillBlocked = errors.New("deletion is blocked again")
+
+// finishDeletion removes an object whose deletion is no longer blocked. It
+// checks the object as it is at delete time rather than pinning the version
+// just written: a concurrent write (a status update) must not leave it stuck.
 func (s *Server) finishDeletion(ctx context.Context, info *api.ResourceInfo, obj api.Object) (api.Object, error) {
 	m := obj.GetObjectMeta()
-	uid, rv := m.UID, m.ResourceVersion
+	uid := m.UID
 	key := info.Key(m.Namespace, m.Name)
-	out, err := s.storageFor(info).Delete(ctx, key, &store.Preconditions{UID: &uid, ResourceVersion: &rv}, nil, nil)
+	stillUnblocked := func(cur api.Object) error {
+		cm := cur.GetObjectMeta()
+		if cm.DeletionTimestamp == nil || len(cm.Finalizers) > 0 {
+			return errDeletionStillBlocked
+		}
+		return nil
+	}
+	out, err := s.storageFor(info).Delete(ctx, key, &store.Preconditions{UID: &uid}, stillUnblocked, nil)
 	switch {
 	case err == nil:
 		s.logWrite("delete", info, obj, out, nil)
 		return out, nil
-	case api.IsConflict(err), api.IsNotFound(err):
+	case errors.Is(err, errDeletionStillBlocked), api.IsConflict(err), api.IsNotFound(err):
 		return obj, nil
 	}
 	return nil, err
