@@ -270,6 +270,20 @@ func TestKilledControllerManagerMidScaleConvergesWithoutDuplicates(t *testing.T)
 	atStop, _ := pw.counts()
 	require.Less(t, atStop, replicas, "the manager was stopped mid-scale")
 
+	// A killed manager's creates may still be committing when it is gone
+	// (its client gave up, the server had already sent the transaction). A
+	// real successor starts only after the lease expires; here a sentinel
+	// write is ordered after every such create, and a LIST not older than
+	// the sentinel waits until the watch cache the successor lists from
+	// holds them all.
+	sentinel, err := client.For[*api.ConfigMap](c.Client).Namespace(ns).Create(ctx,
+		&api.ConfigMap{ObjectMeta: api.ObjectMeta{Name: "sentinel"}}, client.CreateOptions{})
+	require.NoError(t, err)
+	_, err = client.For[*api.Pod](c.Client).Namespace(ns).List(ctx, client.ListOptions{
+		ResourceVersion: sentinel.ResourceVersion, ResourceVersionMatch: "NotOlderThan",
+	})
+	require.NoError(t, err)
+
 	cm, err := full.ControllerManager(selection)
 	require.NoError(t, err)
 	c.StartComponent(cm)
