@@ -22,6 +22,17 @@ type objState struct {
 	rev  int64
 }
 
+// startState is where GuaranteedUpdate and Delete begin: the cached object
+// if the caller has one (not yet known to be current), else a fresh read.
+func (s *Store) startState(ctx context.Context, key string, cachedExisting api.Object) (orig *objState, current bool, err error) {
+	if cachedExisting != nil {
+		orig, err = s.stateFromObject(cachedExisting)
+		return orig, false, err
+	}
+	orig, err = s.readState(ctx, key)
+	return orig, true, err
+}
+
 // GuaranteedUpdate is optimistic concurrency: read, compute, and write only
 // if the key still has the revision we read; otherwise take the value the
 // failed transaction returned and try again, until tryUpdate or a
@@ -32,15 +43,7 @@ type objState struct {
 // change") is checked again against a fresh read before it is believed.
 func (s *Store) GuaranteedUpdate(ctx context.Context, key string, preconditions *Preconditions,
 	tryUpdate UpdateFunc, cachedExisting api.Object) (api.Object, error) {
-	var orig *objState
-	var err error
-	origIsCurrent := false
-	if cachedExisting != nil {
-		orig, err = s.stateFromObject(cachedExisting)
-	} else {
-		orig, err = s.readState(ctx, key)
-		origIsCurrent = true
-	}
+	orig, origIsCurrent, err := s.startState(ctx, key, cachedExisting)
 	if err != nil {
 		return nil, err
 	}
@@ -113,15 +116,7 @@ func (s *Store) GuaranteedUpdate(ctx context.Context, key string, preconditions 
 // GuaranteedUpdate, so a delete never removes a version it has not checked.
 func (s *Store) Delete(ctx context.Context, key string, preconditions *Preconditions,
 	validate ValidateDeletionFunc, cachedExisting api.Object) (api.Object, error) {
-	var orig *objState
-	var err error
-	origIsCurrent := false
-	if cachedExisting != nil {
-		orig, err = s.stateFromObject(cachedExisting)
-	} else {
-		orig, err = s.readState(ctx, key)
-		origIsCurrent = true
-	}
+	orig, origIsCurrent, err := s.startState(ctx, key, cachedExisting)
 	if err != nil {
 		return nil, err
 	}
