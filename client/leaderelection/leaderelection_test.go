@@ -3,7 +3,6 @@ package leaderelection_test
 import (
 	"context"
 	"fmt"
-	"os"
 	"sync"
 	"sync/atomic"
 	"testing"
@@ -15,6 +14,7 @@ import (
 	"kubeloop/client"
 	"kubeloop/client/leaderelection"
 	"kubeloop/cluster"
+	"kubeloop/cluster/clustertest"
 )
 
 // testCluster is one apiserver + etcd for the whole package; every test uses
@@ -22,15 +22,7 @@ import (
 var testCluster *cluster.Cluster
 
 func TestMain(m *testing.M) {
-	c, err := cluster.Start(context.Background(), cluster.Options{})
-	if err != nil {
-		fmt.Fprintln(os.Stderr, "start cluster:", err)
-		os.Exit(1)
-	}
-	testCluster = c
-	code := m.Run()
-	c.Stop()
-	os.Exit(code)
+	clustertest.Main(m, cluster.Options{}, func(c *cluster.Cluster) { testCluster = c })
 }
 
 const (

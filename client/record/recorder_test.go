@@ -3,7 +3,6 @@ package record_test
 import (
 	"context"
 	"fmt"
-	"os"
 	"sync/atomic"
 	"testing"
 	"time"
@@ -14,20 +13,13 @@ import (
 	"kubeloop/client"
 	"kubeloop/client/record"
 	"kubeloop/cluster"
+	"kubeloop/cluster/clustertest"
 )
 
 var testCluster *cluster.Cluster
 
 func TestMain(m *testing.M) {
-	c, err := cluster.Start(context.Background(), cluster.Options{})
-	if err != nil {
-		fmt.Fprintln(os.Stderr, "start cluster:", err)
-		os.Exit(1)
-	}
-	testCluster = c
-	code := m.Run()
-	c.Stop()
-	os.Exit(code)
+	clustertest.Main(m, cluster.Options{}, func(c *cluster.Cluster) { testCluster = c })
 }
 
 const (
