@@ -9,6 +9,8 @@ import (
 
 	"github.com/stretchr/testify/assert"
 	"github.com/stretchr/testify/require"
+
+	"kubeloop/api"
 )
 
 func doAccept(t *testing.T, path, accept string) response {
@@ -79,7 +81,7 @@ func TestHumanDurationMatchesKubectlAges(t *testing.T) {
 		(3*365 + 10) * 24 * time.Hour:  "3y10d",
 		10 * 365 * 24 * time.Hour:      "10y",
 	} {
-		assert.Equal(t, want, humanDuration(d), d.String())
+		assert.Equal(t, want, api.HumanDuration(d), d.String())
 	}
 }
 

@@ -113,7 +113,7 @@ func tablePrinterFor(info *api.ResourceInfo) tablePrinter {
 	}
 	return tablePrinter{columns: []tableColumn{nameColumn(), ageColumn()}, cells: func(obj api.Object, now time.Time) []any {
 		m := obj.GetObjectMeta()
-		return []any{m.Name, age(m.CreationTimestamp, now)}
+		return []any{m.Name, api.HumanAge(m.CreationTimestamp, now)}
 	}}
 }
 
@@ -165,7 +165,7 @@ func podCells(obj api.Object, now time.Time) []any {
 	}
 	restartsText := strconv.Itoa(restarts)
 	if !lastRestart.IsZero() {
-		restartsText = fmt.Sprintf("%d (%s ago)", restarts, humanDuration(now.Sub(lastRestart)))
+		restartsText = fmt.Sprintf("%d (%s ago)", restarts, api.HumanDuration(now.Sub(lastRestart)))
 	}
 	ip := orNone(p.Status.PodIP)
 	if len(p.Status.PodIPs) > 0 {
@@ -173,7 +173,7 @@ func podCells(obj api.Object, now time.Time) []any {
 	}
 	return []any{
 		p.Name, fmt.Sprintf("%d/%d", ready, len(p.Spec.Containers)), reason, restartsText,
-		age(p.CreationTimestamp, now),
+		api.HumanAge(p.CreationTimestamp, now),
 		ip, orNone(p.Spec.NodeName), orNone(p.Status.NominatedNodeName), "<none>",
 	}
 }
@@ -194,14 +194,14 @@ func replicaSetCells(obj api.Object, now time.Time) []any {
 		selector = sel.String()
 	}
 	return []any{
-		rs.Name, desired, int64(rs.Status.Replicas), int64(rs.Status.ReadyReplicas), age(rs.CreationTimestamp, now),
+		rs.Name, desired, int64(rs.Status.Replicas), int64(rs.Status.ReadyReplicas), api.HumanAge(rs.CreationTimestamp, now),
 		strings.Join(names, ","), strings.Join(images, ","), selector,
 	}
 }
 
 func configMapCells(obj api.Object, now time.Time) []any {
 	cm := obj.(*api.ConfigMap)
-	return []any{cm.Name, int64(len(cm.Data) + len(cm.BinaryData)), age(cm.CreationTimestamp, now)}
+	return []any{cm.Name, int64(len(cm.Data) + len(cm.BinaryData)), api.HumanAge(cm.CreationTimestamp, now)}
 }
 
 func nodeCells(obj api.Object, now time.Time) []any {
@@ -245,7 +245,7 @@ func nodeCells(obj api.Object, now time.Time) []any {
 	}
 	info := n.Status.NodeInfo
 	return []any{
-		n.Name, status, orNone(roleText), age(n.CreationTimestamp, now), info.KubeletVersion,
+		n.Name, status, orNone(roleText), api.HumanAge(n.CreationTimestamp, now), info.KubeletVersion,
 		address(api.NodeInternalIP), address(api.NodeExternalIP),
 		orUnknown(info.OSImage), orUnknown(info.KernelVersion), orUnknown(info.ContainerRuntimeVersion),
 	}
@@ -253,21 +253,21 @@ func nodeCells(obj api.Object, now time.Time) []any {
 
 func namespaceCells(obj api.Object, now time.Time) []any {
 	ns := obj.(*api.Namespace)
-	return []any{ns.Name, string(ns.Status.Phase), age(ns.CreationTimestamp, now)}
+	return []any{ns.Name, string(ns.Status.Phase), api.HumanAge(ns.CreationTimestamp, now)}
 }
 
 func eventCells(obj api.Object, now time.Time) []any {
 	e := obj.(*api.Event)
-	first := age(e.FirstTimestamp, now)
+	first := api.HumanAge(e.FirstTimestamp, now)
 	if e.FirstTimestamp.IsZero() {
 		first = "<unknown>"
 		if !e.EventTime.IsZero() {
-			first = humanDuration(now.Sub(e.EventTime.Time))
+			first = api.HumanDuration(now.Sub(e.EventTime.Time))
 		}
 	}
 	last := first
 	if !e.LastTimestamp.IsZero() {
-		last = age(e.LastTimestamp, now)
+		last = api.HumanAge(e.LastTimestamp, now)
 	}
 	count := int64(e.Count)
 	if count == 0 {
@@ -300,7 +300,7 @@ func leaseCells(obj api.Object, now time.Time) []any {
 	if l.Spec.HolderIdentity != nil {
 		holder = *l.Spec.HolderIdentity
 	}
-	return []any{l.Name, holder, age(l.CreationTimestamp, now)}
+	return []any{l.Name, holder, api.HumanAge(l.CreationTimestamp, now)}
 }
 
 func orNone(s string) string {
@@ -315,55 +315,4 @@ func orUnknown(s string) string {
 		return "<unknown>"
 	}
 	return s
-}
-
-// age is the Age cell: how long ago t was, or <unknown> for no time.
-func age(t api.Time, now time.Time) string {
-	if t.IsZero() {
-		return "<unknown>"
-	}
-	return humanDuration(now.Sub(t.Time))
-}
-
-// humanDuration renders a duration the way kubectl users know from real
-// clusters: exact seconds below two minutes, then ever coarser units, two
-// at most ("5m30s", "3h20m", "2d4h", "1y100d"). Kubernetes:
-// staging/src/k8s.io/apimachinery/pkg/util/duration (HumanDuration).
-func humanDuration(d time.Duration) string {
-	sec := int64(d / time.Second)
-	switch {
-	case sec < -1:
-		// Clocks a little apart are "now"; further apart is nonsense.
-		return "<invalid>"
-	case sec < 0:
-		return "0s"
-	case sec < 120:
-		return fmt.Sprintf("%ds", sec)
-	}
-	pair := func(big int64, bigUnit string, small int64, smallUnit string) string {
-		if small == 0 {
-			return fmt.Sprintf("%d%s", big, bigUnit)
-		}
-		return fmt.Sprintf("%d%s%d%s", big, bigUnit, small, smallUnit)
-	}
-	min := sec / 60
-	hours := min / 60
-	days := hours / 24
-	switch {
-	case min < 10:
-		return pair(min, "m", sec%60, "s")
-	case min < 3*60:
-		return fmt.Sprintf("%dm", min)
-	case hours < 8:
-		return pair(hours, "h", min%60, "m")
-	case hours < 48:
-		return fmt.Sprintf("%dh", hours)
-	case hours < 8*24:
-		return pair(days, "d", hours%24, "h")
-	case hours < 2*365*24:
-		return fmt.Sprintf("%dd", days)
-	case hours < 8*365*24:
-		return pair(days/365, "y", days%365, "d")
-	}
-	return fmt.Sprintf("%dy", days/365)
 }

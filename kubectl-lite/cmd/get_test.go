@@ -33,7 +33,7 @@ func TestHumanDurationFollowsKubectl(t *testing.T) {
 		(2*365 + 30) * 24 * time.Hour:            "2y30d",
 		9 * 365 * 24 * time.Hour:                 "9y",
 	} {
-		assert.Equal(t, want, humanDuration(d), "%v", d)
+		assert.Equal(t, want, api.HumanDuration(d), "%v", d)
 	}
 }
 

@@ -161,7 +161,7 @@ func columns(kind string, wide bool) []string {
 // row is one object's cells, in the order of columns.
 func row(obj api.Object, wide bool, now time.Time) []string {
 	m := obj.GetObjectMeta()
-	age := humanAge(m.CreationTimestamp, now)
+	age := api.HumanAge(m.CreationTimestamp, now)
 	switch o := obj.(type) {
 	case *api.Pod:
 		ready, restarts := 0, int32(0)
@@ -293,9 +293,9 @@ func eventTime(e *api.Event) time.Time {
 
 // eventLastSeen is "5s", or "5s (x3 over 2m)" for a repeated event.
 func eventLastSeen(e *api.Event, now time.Time) string {
-	last := humanAge(api.Time{Time: eventTime(e)}, now)
+	last := api.HumanAge(api.Time{Time: eventTime(e)}, now)
 	if e.Count > 1 && !e.FirstTimestamp.IsZero() {
-		return fmt.Sprintf("%s (x%d over %s)", last, e.Count, humanAge(e.FirstTimestamp, now))
+		return fmt.Sprintf("%s (x%d over %s)", last, e.Count, api.HumanAge(e.FirstTimestamp, now))
 	}
 	return last
 }
@@ -321,53 +321,3 @@ func orNone(s string) string {
 }
 
 func itoa(i int32) string { return strconv.Itoa(int(i)) }
-
-// humanAge is the AGE of something created at t, or "<unknown>".
-func humanAge(t api.Time, now time.Time) string {
-	if t.IsZero() {
-		return "<unknown>"
-	}
-	return humanDuration(now.Sub(t.Time))
-}
-
-// humanDuration follows kubectl's rules (apimachinery util/duration,
-// HumanDuration): about two significant figures, with the finer unit shown
-// only while the coarser one is small: 90s, 3m20s, 15m, 2h5m, 20h, 3d4h,
-// 45d, 2y30d, 9y. Up to two seconds in the future counts as 0s (clock skew).
-func humanDuration(d time.Duration) string {
-	secs := int(d.Seconds())
-	switch {
-	case secs < -1:
-		return "<invalid>"
-	case secs < 0:
-		return "0s"
-	case secs < 120:
-		return fmt.Sprintf("%ds", secs)
-	}
-	mins, hours := int(d/time.Minute), int(d/time.Hour)
-	days, years := hours/24, hours/(24*365)
-	// pair prints "<big><bigUnit><small><smallUnit>", leaving out a zero small part.
-	pair := func(big int, bigUnit string, small int, smallUnit string) string {
-		if small == 0 {
-			return fmt.Sprintf("%d%s", big, bigUnit)
-		}
-		return fmt.Sprintf("%d%s%d%s", big, bigUnit, small, smallUnit)
-	}
-	switch {
-	case mins < 10:
-		return pair(mins, "m", secs%60, "s")
-	case mins < 3*60:
-		return fmt.Sprintf("%dm", mins)
-	case hours < 8:
-		return pair(hours, "h", mins%60, "m")
-	case hours < 48:
-		return fmt.Sprintf("%dh", hours)
-	case days < 8:
-		return pair(days, "d", hours%24, "h")
-	case years < 2:
-		return fmt.Sprintf("%dd", days)
-	case years < 8:
-		return pair(years, "y", days%365, "d")
-	}
-	return fmt.Sprintf("%dy", years)
-}
