@@ -8,8 +8,9 @@
 // Step 6's end. The scheduler binds a pod (spec.nodeName=<node>); this
 // node's informer, narrowed by the field selector spec.nodeName=<node>,
 // delivers it; the pod's worker creates a sandbox and starts its containers
-// in the runtime, and PUTs pods/<name>/status: Pending, then Running and
-// Ready. From there the ReplicaSet controller counts the pod as ready.
+// in the runtime, and PUTs pods/<name>/status: Running and Ready (with
+// Pending/ContainerCreating first only when the start takes over 100 ms, see
+// sync_pod.go). From there the ReplicaSet controller counts the pod as ready.
 //
 //	informer(spec.nodeName=me) ──▶ HandlePodUpdate ──▶ podWorkers.UpdatePod ──▶ one goroutine per pod
 //	                                                                        │ syncPod: status first, then
@@ -50,7 +51,11 @@
 //     only when it changed or every NodeStatusReportInterval (5 min); the
 //     Lease is the frequent heartbeat, as in Kubernetes.
 //   - The status is written with a PUT to pods/status (Kubernetes patches),
-//     and only when it differs from the last one written.
+//     only when it differs from the last one written, and from the newer of
+//     the informer's pod and the one the last write returned, so writes
+//     rarely conflict. The status from before a runtime change is skipped
+//     when the change finishes within 100 ms (Kubernetes' asynchronous
+//     status manager usually merges that write away too).
 //   - After a sync that changed the runtime, the worker syncs again at
 //     once, instead of waiting for the next relist (Kubernetes' evented
 //     PLEG gets the same effect from runtime events).
