@@ -31,8 +31,9 @@
 //     instead of through a graphChanges queue and its own goroutine; the
 //     order is the same, and a handler's HasSynced then means the graph
 //     holds the initial list, which Run waits for before any worker acts.
-//   - The set of kinds is fixed (api.Builtin().All()); Kubernetes
-//     rediscovers deletable resources every 30 s and resyncs its monitors.
+//   - The set of kinds is fixed (api.Builtin().All() minus Events, which
+//     Kubernetes ignores too); Kubernetes rediscovers deletable resources
+//     every 30 s and resyncs its monitors.
 //   - Ownership cycles under foreground deletion are not broken (Kubernetes
 //     makes a dependent's references non-blocking when it detects one).
 //   - One graph-wide lock instead of a lock per node.

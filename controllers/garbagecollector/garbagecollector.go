@@ -44,6 +44,15 @@ type Controller struct {
 // been told, and the item needs no retry.
 var errVirtualDeletion = errors.New("item does not exist; virtual delete processed")
 
+// ignoredResource says which kinds the collector never watches. Kubernetes
+// leaves out Events (garbagecollector.DefaultIgnoredResources): they are the
+// most frequently written kind, nobody owns them through ownerReferences, and
+// they expire on their own; watching them would cost a decode and a graph
+// update for every Event the cluster writes.
+func ignoredResource(gr api.GroupResource) bool {
+	return gr.Resource == "events" && (gr.Group == "" || gr.Group == "events.k8s.io")
+}
+
 // NewController registers an informer for every kind of the registry with
 // factory and wires them into the dependency graph. The factory must be
 // started after this (the controller manager starts it once every
@@ -71,6 +80,9 @@ func NewController(c *client.Client, factory *informer.SharedInformerFactory, op
 		attemptToOrphan: gc.attemptToOrphan,
 	}
 	for _, info := range gc.registry.All() {
+		if ignoredResource(info.GroupResource()) {
+			continue
+		}
 		inf := factory.InformerFor(info)
 		reg, err := inf.AddEventHandler(gc.dependencyGraphBuilder.handlerFor(info))
 		if err != nil {

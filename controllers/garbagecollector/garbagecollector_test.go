@@ -257,3 +257,22 @@ func TestRestartedCollectorFinishesWhatHappenedWhileItWasDown(t *testing.T) {
 	require.NoError(t, err)
 	require.Empty(t, p.OwnerReferences)
 }
+
+// TestEventsAreNotWatched: like Kubernetes' collector, ours leaves Events
+// out of its graph (they are the most written kind and nobody owns them),
+// while every other kind, pods and ReplicaSets among them, is watched.
+func TestEventsAreNotWatched(t *testing.T) {
+	ctx, cancel := context.WithCancel(clustertest.Context(t))
+	defer cancel()
+	factory := informer.NewClientInformerFactory(testCluster.Client, 0, nil)
+	NewController(testCluster.Client, factory, Options{})
+	factory.Start(ctx)
+	synced := factory.WaitForCacheSync(ctx)
+	defer factory.Shutdown()
+	defer cancel()
+
+	require.True(t, synced["pods"], "pods are watched: %v", synced)
+	require.True(t, synced["replicasets"], "replicasets are watched: %v", synced)
+	require.NotContains(t, synced, "events")
+	require.Len(t, synced, len(api.Builtin().All())-1, "every kind but events is watched")
+}
