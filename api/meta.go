@@ -1,9 +1,6 @@
 package api
 
-import (
-	"encoding/json"
-	"time"
-)
+import "time"
 
 // TypeMeta says what an object is on the wire. It is inlined into every
 // object, so the JSON has top-level "apiVersion" and "kind".
@@ -94,7 +91,7 @@ func (t Time) MarshalJSON() ([]byte, error) {
 	if t.IsZero() {
 		return []byte("null"), nil
 	}
-	return json.Marshal(t.UTC().Format(time.RFC3339))
+	return appendTimeJSON(make([]byte, 0, len(time.RFC3339)+2), t.Time, time.RFC3339), nil
 }
 
 // UnmarshalJSON reads RFC 3339 (fractions are accepted and dropped) or null.
@@ -109,8 +106,8 @@ func unmarshalTime(b []byte, into *time.Time, layout string, precision time.Dura
 		*into = time.Time{}
 		return nil
 	}
-	var s string
-	if err := json.Unmarshal(b, &s); err != nil {
+	s, err := unquoteJSON(b)
+	if err != nil {
 		return err
 	}
 	parsed, err := time.Parse(layout, s)

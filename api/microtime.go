@@ -1,9 +1,6 @@
 package api
 
-import (
-	"encoding/json"
-	"time"
-)
+import "time"
 
 // RFC3339Micro is the wire layout of MicroTime: always six fractional digits.
 const RFC3339Micro = "2006-01-02T15:04:05.000000Z07:00"
@@ -27,7 +24,7 @@ func (t MicroTime) MarshalJSON() ([]byte, error) {
 	if t.IsZero() {
 		return []byte("null"), nil
 	}
-	return json.Marshal(t.UTC().Format(RFC3339Micro))
+	return appendTimeJSON(make([]byte, 0, len(RFC3339Micro)+2), t.Time, RFC3339Micro), nil
 }
 
 // UnmarshalJSON reads RFC 3339 with any number of fractional digits, or null.

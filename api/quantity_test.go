@@ -2,6 +2,7 @@ package api
 
 import (
 	"encoding/json"
+	"math/big"
 	"testing"
 
 	"github.com/stretchr/testify/assert"
@@ -61,4 +62,40 @@ func TestQuantityJSONIsAStringAndAcceptsNumbers(t *testing.T) {
 func TestMustParseQuantityPanicsOnGarbage(t *testing.T) {
 	assert.Equal(t, Quantity("1Gi"), MustParseQuantity("1Gi"))
 	assert.Panics(t, func() { MustParseQuantity("one") })
+}
+
+// TestQuantityIntegerPathAgreesWithExactPath: MilliValue and Value answer
+// plain whole quantities with int64 arithmetic; every such answer must be
+// what the exact big.Rat path gives, and overflow must fall back to it.
+func TestQuantityIntegerPathAgreesWithExactPath(t *testing.T) {
+	suffixes := []string{"", "m", "k", "M", "G", "T", "P", "E", "Ki", "Mi", "Gi", "Ti", "Pi", "Ei"}
+	numbers := []string{"0", "1", "7", "999", "1000", "1001", "123456", "999999999999999", "9223372"}
+	fast := 0
+	for _, n := range numbers {
+		for _, suf := range suffixes {
+			q := Quantity(n + suf)
+			r, err := q.amount()
+			require.NoError(t, err, q)
+			exactMilli, errMilli := ceilInt64(new(big.Rat).Mul(r, big.NewRat(1000, 1)), q)
+			exactUnits, errUnits := ceilInt64(r, q)
+
+			milli, units, ok := q.wholeAmount()
+			if ok {
+				fast++
+				require.NoError(t, errMilli, q)
+				require.NoError(t, errUnits, q)
+				assert.Equal(t, exactMilli, milli, "milli of %s", q)
+				assert.Equal(t, exactUnits, units, "units of %s", q)
+			}
+			gotMilli, err := q.MilliValue()
+			assert.Equal(t, errMilli != nil, err != nil, "MilliValue error of %s: %v", q, err)
+			assert.Equal(t, exactMilli, gotMilli, "MilliValue of %s", q)
+			gotUnits, err := q.Value()
+			assert.Equal(t, errUnits != nil, err != nil, "Value error of %s: %v", q, err)
+			assert.Equal(t, exactUnits, gotUnits, "Value of %s", q)
+		}
+	}
+	assert.Greater(t, fast, len(numbers)*len(suffixes)/2, "most of these take the integer path")
+	_, _, ok := Quantity("9999999999999999").wholeAmount()
+	assert.False(t, ok, "16 digits go the exact way")
 }
