@@ -57,25 +57,30 @@ func (w *streamWatcher) Stop() {
 func (w *streamWatcher) receive(ctx context.Context) {
 	defer close(w.result)
 	defer w.Stop()
-	dec := json.NewDecoder(w.body)
+	frames := newFrameReader(w.body)
 	for {
-		var raw api.RawWatchEvent
-		if err := dec.Decode(&raw); err != nil {
-			// io.EOF is the server ending the watch (timeoutSeconds, shutdown);
-			// io.ErrUnexpectedEOF is a stream cut mid-event; anything else
-			// while stopping is the body being closed under us. All of them
-			// simply end the watch: the reflector re-watches from its last
-			// resourceVersion.
-			if !errors.Is(err, io.EOF) && !errors.Is(err, io.ErrUnexpectedEOF) && !w.stopped() && ctx.Err() == nil {
-				var syntaxErr *json.SyntaxError
-				if errors.As(err, &syntaxErr) {
-					w.send(ctx, errorEvent(fmt.Errorf("unable to decode an event from the watch stream: %w", err)))
-				}
+		var ev api.WatchEvent
+		err := frames.next(func(frame []byte) (err error) {
+			ev, err = w.decodeEvent(frame)
+			return err
+		})
+		var syntaxErr *json.SyntaxError
+		switch {
+		case err == nil:
+		case errors.As(err, &syntaxErr):
+			if !w.stopped() && ctx.Err() == nil {
+				w.send(ctx, errorEvent(fmt.Errorf("unable to decode an event from the watch stream: %w", err)))
 			}
 			return
-		}
-		ev, err := w.decodeEvent(raw)
-		if err != nil {
+		case errors.Is(err, io.EOF), errors.Is(err, io.ErrUnexpectedEOF), w.stopped(), ctx.Err() != nil:
+			// io.EOF is the server ending the watch (timeoutSeconds,
+			// shutdown); io.ErrUnexpectedEOF is a stream cut mid-event;
+			// anything else while stopping is the body being closed under
+			// us. All of them simply end the watch: the reflector
+			// re-watches from its last resourceVersion.
+			return
+		default:
+			// A broken read or an event that would not decode.
 			w.send(ctx, errorEvent(err))
 			return
 		}
@@ -85,21 +90,37 @@ func (w *streamWatcher) receive(ctx context.Context) {
 	}
 }
 
-// decodeEvent decodes the object of one event according to its type.
-func (w *streamWatcher) decodeEvent(raw api.RawWatchEvent) (api.WatchEvent, error) {
-	var obj api.Object
-	switch raw.Type {
+// decodeEvent decodes one event in a single pass: the object goes straight
+// into a new object of the watched kind. Only an ERROR event, whose object
+// is a Status, is decoded a second time.
+func (w *streamWatcher) decodeEvent(frame []byte) (api.WatchEvent, error) {
+	obj := w.newObj()
+	env := struct {
+		Type   api.EventType `json:"type"`
+		Object api.Object    `json:"object"`
+	}{Object: obj}
+	err := json.Unmarshal(frame, &env)
+	var syntaxErr *json.SyntaxError
+	if errors.As(err, &syntaxErr) {
+		return api.WatchEvent{}, err
+	}
+	switch env.Type {
 	case api.Added, api.Modified, api.Deleted, api.Bookmark:
-		obj = w.newObj()
 	case api.Error:
-		obj = &api.Status{}
+		st := struct {
+			Object *api.Status `json:"object"`
+		}{Object: &api.Status{}}
+		if err := json.Unmarshal(frame, &st); err != nil {
+			return api.WatchEvent{}, fmt.Errorf("unable to decode the object of an ERROR watch event: %w", err)
+		}
+		return api.WatchEvent{Type: api.Error, Object: st.Object}, nil
 	default:
-		return api.WatchEvent{}, fmt.Errorf("unknown watch event type %q", raw.Type)
+		return api.WatchEvent{}, fmt.Errorf("unknown watch event type %q", env.Type)
 	}
-	if err := json.Unmarshal(raw.Object, obj); err != nil {
-		return api.WatchEvent{}, fmt.Errorf("unable to decode the object of a %s watch event: %w", raw.Type, err)
+	if err != nil {
+		return api.WatchEvent{}, fmt.Errorf("unable to decode the object of a %s watch event: %w", env.Type, err)
 	}
-	return api.WatchEvent{Type: raw.Type, Object: obj}, nil
+	return api.WatchEvent{Type: env.Type, Object: obj}, nil
 }
 
 // send delivers ev unless the watch is stopped first.
