@@ -1,9 +1,7 @@
 package apiserver
 
 import (
-	"bytes"
 	"crypto/rand"
-	"encoding/json"
 	"reflect"
 
 	"github.com/google/uuid"
@@ -89,27 +87,26 @@ func copyStatus(dst, src api.Object) {
 	}
 }
 
-// specEqual compares everything but metadata and status, in JSON form, so
-// nil and empty collections compare equal as they do on the wire. For
-// kinds with a Spec field that is the spec; for others (none today) it is
-// every top-level field.
+// specEqual compares everything but metadata and status, semantically (nil
+// and empty collections are equal, as on the wire), as Kubernetes' update
+// strategies do with apiequality.Semantic.DeepEqual on the spec. For kinds
+// with a Spec field that is the spec; for others (none today) it is every
+// top-level field.
 func specEqual(a, b api.Object) bool {
-	return bytes.Equal(specJSON(a), specJSON(b))
-}
-
-func specJSON(obj api.Object) []byte {
-	v := reflect.ValueOf(obj).Elem()
-	var parts []any
-	for i := range v.NumField() {
-		f := v.Type().Field(i)
-		switch f.Name {
+	va, vb := reflect.ValueOf(a).Elem(), reflect.ValueOf(b).Elem()
+	if va.Type() != vb.Type() {
+		return false
+	}
+	for i := range va.NumField() {
+		switch va.Type().Field(i).Name {
 		case "TypeMeta", "ObjectMeta", "Status":
 			continue
 		}
-		parts = append(parts, v.Field(i).Interface())
+		if !api.SemanticEqual(va.Field(i).Addr().Interface(), vb.Field(i).Addr().Interface()) {
+			return false
+		}
 	}
-	data, _ := json.Marshal(parts)
-	return data
+	return true
 }
 
 func structField(obj api.Object, name string) reflect.Value {

@@ -190,7 +190,7 @@ func nodeStatusChanged(cur, want api.NodeStatus) bool {
 		}
 		return out
 	}
-	return !jsonEqual(strip(cur), strip(want))
+	return !api.SemanticEqual(strip(cur), strip(want))
 }
 
 func readyHeartbeat(s api.NodeStatus) time.Time {

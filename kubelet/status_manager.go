@@ -1,9 +1,7 @@
 package kubelet
 
 import (
-	"bytes"
 	"context"
-	"encoding/json"
 	"fmt"
 	"strconv"
 
@@ -82,13 +80,7 @@ func newerPod(informer, written *api.Pod) *api.Pod {
 
 // statusEqual compares statuses as they are on the wire, where nil and
 // empty are the same and times have whole seconds.
-func statusEqual(a, b api.PodStatus) bool { return jsonEqual(a, b) }
-
-func jsonEqual(a, b any) bool {
-	ja, errA := json.Marshal(a)
-	jb, errB := json.Marshal(b)
-	return errA == nil && errB == nil && bytes.Equal(ja, jb)
-}
+func statusEqual(a, b api.PodStatus) bool { return api.SemanticEqual(a, b) }
 
 func isPodReady(s api.PodStatus) bool {
 	for _, c := range s.Conditions {
