@@ -37,6 +37,7 @@ type Recorder struct {
 	log       *slog.Logger
 
 	queue chan *api.Event
+	spam  *spamFilter
 	// seen maps an aggregation key to the Event already written for it, so
 	// a repeat becomes a count bump instead of a new Event; seenOrder holds
 	// its keys oldest first, to forget the oldest when full. Only Run's
@@ -60,6 +61,7 @@ func NewRecorder(c *client.Client, component, host string) *Recorder {
 		host:      host,
 		log:       slog.Default().With("component", component),
 		queue:     make(chan *api.Event, queueLength),
+		spam:      newSpamFilter(),
 		seen:      map[string]*api.Event{},
 	}
 }
@@ -84,6 +86,9 @@ func (r *Recorder) Event(object api.Object, eventType, reason, message string) {
 		Count:               1,
 		ReportingController: r.component,
 		ReportingInstance:   r.host,
+	}
+	if !r.spam.allow(ev, time.Now()) {
+		return
 	}
 	select {
 	case r.queue <- ev:

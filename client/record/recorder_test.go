@@ -179,13 +179,15 @@ func TestRepeatAfterTheEventWasDeletedCreatesANewOne(t *testing.T) {
 
 func TestFullBufferDropsInsteadOfBlocking(t *testing.T) {
 	// Run is never started, so nothing drains the 1000-event buffer: the
-	// second thousand calls must be dropped, not wait.
+	// second thousand calls must be dropped, not wait. Each event is about
+	// its own object, so the per-object spam filter lets all of them
+	// through to the buffer.
 	r := record.NewRecorder(testCluster.Client, "test-controller", "")
-	cm := &api.ConfigMap{ObjectMeta: api.ObjectMeta{Name: "web", Namespace: "default"}}
 	done := make(chan struct{})
 	go func() {
 		defer close(done)
 		for i := range 2000 {
+			cm := &api.ConfigMap{ObjectMeta: api.ObjectMeta{Name: fmt.Sprintf("web-%d", i), Namespace: "default"}}
 			r.Eventf(cm, api.EventTypeNormal, "Tick", "tick %d", i)
 		}
 	}()
@@ -194,6 +196,25 @@ func TestFullBufferDropsInsteadOfBlocking(t *testing.T) {
 	case <-time.After(deadline):
 		t.Fatal("Event blocked on a full buffer")
 	}
+}
+
+// TestAFloodAboutOneObjectIsCutAtTwentyFive: like client-go, a source gets
+// 25 events about one object; the rest are dropped, while events about
+// other objects still go out.
+func TestAFloodAboutOneObjectIsCutAtTwentyFive(t *testing.T) {
+	ns := newNamespace(t)
+	web := newConfigMap(t, ns, "web")
+	other := newConfigMap(t, ns, "other")
+	r := runningRecorder(t, "test-controller", "")
+
+	for i := range 40 {
+		r.Eventf(web, api.EventTypeNormal, "SuccessfulCreate", "Created pod: web-%d", i)
+	}
+	// The recorder writes in order, so once the event about the other
+	// object is there, everything before it has been written or dropped.
+	r.Event(other, api.EventTypeNormal, "Sync", "after the flood")
+	waitForEvents(t, ns, "other", 1)
+	require.Len(t, eventsAbout(t, ns, "web"), 25)
 }
 
 func TestFakeRecorderKeepsEventsAsStrings(t *testing.T) {
