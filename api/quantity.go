@@ -192,7 +192,7 @@ func (q Quantity) split() (number, suffix string, err error) {
 		return "", "", bad("no digits")
 	}
 	number, suffix = s[:i], s[i:]
-	if _, ok := quantityMultiplier(suffix); ok {
+	if _, whole := wholeMultiplier(suffix); whole || suffix == "m" || suffix == "u" || suffix == "n" {
 		return number, suffix, nil
 	}
 	// Decimal exponent: "1e3", "5E-2". A lone "E" was an SI suffix above.
