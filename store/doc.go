@@ -31,8 +31,10 @@
 // compaction overtakes a watch that is already running, the watch sends one
 // ERROR event whose object is the 410 Expired *api.Status and closes.
 //
-// Also here: StartEmbedded runs etcd in-process (embedded.go), NewClient
-// connects to an external one, Compact and RunCompactor discard history
+// Also here: StartEmbedded runs etcd in-process (embedded.go) and hands
+// out a client that calls the server directly, without gRPC on a socket
+// (other processes still dial its Endpoints); NewClient connects to an
+// external one, Compact and RunCompactor discard history
 // (compact.go), and package storetest starts an etcd for other packages'
 // tests.
 //
