@@ -54,8 +54,9 @@ type Interface interface {
 	CurrentResourceVersion(ctx context.Context) (uint64, error)
 }
 
-// UpdateFunc computes the new object from the current one. It receives a
-// deep copy it may change and return.
+// UpdateFunc computes the new object from the current one. It receives the
+// store's own copy, which it may change and return; if it needs the old
+// state afterwards (to compare), it copies first.
 type UpdateFunc func(current api.Object) (api.Object, error)
 
 // ValidateDeletionFunc may refuse a delete after seeing the current object.

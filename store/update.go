@@ -41,6 +41,7 @@ func (s *Store) startState(ctx context.Context, key string, cachedExisting api.O
 // cachedExisting (from the watch cache) saves the first read. It may be
 // stale, so anything it makes fail (a precondition, tryUpdate, or "no
 // change") is checked again against a fresh read before it is believed.
+// The caller hands it over: tryUpdate may change it.
 func (s *Store) GuaranteedUpdate(ctx context.Context, key string, preconditions *Preconditions,
 	tryUpdate UpdateFunc, cachedExisting api.Object) (api.Object, error) {
 	orig, origIsCurrent, err := s.startState(ctx, key, cachedExisting)
@@ -60,7 +61,10 @@ func (s *Store) GuaranteedUpdate(ctx context.Context, key string, preconditions 
 			return nil, err
 		}
 
-		updated, err := tryUpdate(orig.obj.DeepCopyObject())
+		// orig.obj is ours (a fresh decode, or the copy the caller handed
+		// over as cachedExisting) and is dropped after this attempt, so
+		// tryUpdate may change it in place: no copy needed.
+		updated, err := tryUpdate(orig.obj)
 		if err != nil {
 			if !origIsCurrent {
 				if orig, err = s.readState(ctx, key); err != nil {
@@ -86,7 +90,7 @@ func (s *Store) GuaranteedUpdate(ctx context.Context, key string, preconditions 
 				origIsCurrent = true
 				continue
 			}
-			return orig.obj, nil
+			return updated, nil
 		}
 
 		resp, err := s.client.Txn(ctx).
