@@ -13,9 +13,11 @@ import (
 	"testing"
 	"time"
 
+	"github.com/stretchr/testify/require"
 	clientv3 "go.etcd.io/etcd/client/v3"
 
 	"kubeloop/api"
+	"kubeloop/store"
 )
 
 // BenchmarkCreateConfigMaps creates ConfigMaps at concurrency 64 through the
@@ -75,8 +77,13 @@ func benchKubeloop(b *testing.B, concurrency int) {
 	)
 }
 
+// benchEtcd is the reference: etcd as its clients see it, through gRPC on
+// its endpoints. (etcd.Client() would call the embedded server in-process,
+// which no client outside this process can do.)
 func benchEtcd(b *testing.B, concurrency int) {
-	cli := etcd.Client()
+	cli, err := store.NewClient(etcd.Endpoints())
+	require.NoError(b, err)
+	b.Cleanup(func() { _ = cli.Close() })
 	prefix := fmt.Sprintf("/bench-raw/%d/", benchSeq.Add(1))
 	ctx := context.Background()
 	runBench(b, concurrency,
