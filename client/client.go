@@ -126,11 +126,17 @@ func (c *Client) send(ctx context.Context, r *request) (*http.Response, error) {
 	}
 	start := time.Now()
 	resp, err := c.http.Do(req)
+	// The arguments of a disabled log call are still built: ask first.
+	debug := c.log.Enabled(ctx, slog.LevelDebug)
 	if err != nil {
-		c.log.Debug("request", "verb", r.verb, "url", req.URL.String(), "err", err, "latency", time.Since(start))
+		if debug {
+			c.log.Debug("request", "verb", r.verb, "url", req.URL.String(), "err", err, "latency", time.Since(start))
+		}
 		return nil, fmt.Errorf("client: %s %s: %w", r.verb, req.URL.Path, err)
 	}
-	c.log.Debug("request", "verb", r.verb, "url", req.URL.String(), "code", resp.StatusCode, "latency", time.Since(start))
+	if debug {
+		c.log.Debug("request", "verb", r.verb, "url", req.URL.String(), "code", resp.StatusCode, "latency", time.Since(start))
+	}
 	c.handleWarnings(resp.Header)
 	return resp, nil
 }
