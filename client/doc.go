@@ -24,9 +24,12 @@
 //     registered Go type of the kind instead of unstructured maps.
 //   - Resource[T] (typed.go): the generated typed clients
 //     (kubernetes/typed/core/v1/pod.go and friends), one generic type for all.
-//   - The watch stream (watch.go): watch/streamwatcher.go with the JSON
-//     framer: one event per line, ERROR objects are Status, the result
-//     channel closes when the stream ends.
+//   - The watch stream (watch.go, watch_frames.go): watch/streamwatcher.go
+//     with the JSON framer: ERROR objects are Status, the result channel
+//     closes when the stream ends. Where client-go frames every stream with
+//     json.Decoder, we take one line as one event and decode it in a single
+//     pass (every apiserver ends events with a newline), falling back to
+//     json.Decoder for streams that do not.
 //   - Kubeconfig (kubeconfig.go): tools/clientcmd loader.go and
 //     client_config.go.
 //   - RetryOnConflict, OnError, DefaultRetry, DefaultBackoff (retry.go):
