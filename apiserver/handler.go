@@ -118,6 +118,7 @@ func (s *Server) serveAPI(w http.ResponseWriter, r *http.Request) {
 		return
 	}
 	start := time.Now()
+	defer s.metrics.begin(ri.Verb)()
 	rec, _ := w.(*statusRecorder)
 	defer func() {
 		code := http.StatusOK

@@ -15,6 +15,7 @@ type metrics struct {
 	requests *prometheus.CounterVec
 	duration *prometheus.HistogramVec
 	watchers *prometheus.GaugeVec
+	inflight *prometheus.GaugeVec
 }
 
 func newMetrics(reg prometheus.Registerer) (*metrics, error) {
@@ -32,8 +33,15 @@ func newMetrics(reg prometheus.Registerer) (*metrics, error) {
 			Name: "apiserver_registered_watchers",
 			Help: "Watches open now, by resource.",
 		}, []string{"resource"}),
+		// Kubernetes keeps this gauge in its max-in-flight filter
+		// (apiserver/pkg/server/filters/maxinflight.go); we have no limit,
+		// only the count. Watches are long-running and not counted.
+		inflight: prometheus.NewGaugeVec(prometheus.GaugeOpts{
+			Name: "apiserver_current_inflight_requests",
+			Help: "Requests being served now, by kind: readOnly or mutating. Watches are not included.",
+		}, []string{"request_kind"}),
 	}
-	for _, c := range []prometheus.Collector{m.requests, m.duration, m.watchers} {
+	for _, c := range []prometheus.Collector{m.requests, m.duration, m.watchers, m.inflight} {
 		if err := reg.Register(c); err != nil {
 			return nil, fmt.Errorf("apiserver: register metrics: %w", err)
 		}
@@ -46,4 +54,18 @@ func (m *metrics) observe(verb, resource, subresource string, code int, d time.D
 	if verb != "watch" {
 		m.duration.WithLabelValues(verb, resource, subresource).Observe(d.Seconds())
 	}
+}
+
+// begin counts a request as in flight until the returned func is called.
+func (m *metrics) begin(verb string) (end func()) {
+	kind := "mutating"
+	switch verb {
+	case "get", "list":
+		kind = "readOnly"
+	case "watch":
+		return func() {}
+	}
+	g := m.inflight.WithLabelValues(kind)
+	g.Inc()
+	return g.Dec
 }

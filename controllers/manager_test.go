@@ -7,6 +7,7 @@ import (
 	"net/http"
 	"regexp"
 	"strconv"
+	"strings"
 	"sync/atomic"
 	"testing"
 	"time"
@@ -270,12 +271,16 @@ func TestKilledControllerManagerMidScaleConvergesWithoutDuplicates(t *testing.T)
 	atStop, _ := pw.counts()
 	require.Less(t, atStop, replicas, "the manager was stopped mid-scale")
 
-	// A killed manager's creates may still be committing when it is gone
-	// (its client gave up, the server had already sent the transaction). A
-	// real successor starts only after the lease expires; here a sentinel
-	// write is ordered after every such create, and a LIST not older than
-	// the sentinel waits until the watch cache the successor lists from
-	// holds them all.
+	// A killed manager's creates may still be in the apiserver when it is
+	// gone: its client gave up, but the handler goes on and commits. A real
+	// successor starts only after the lease expires, long after those have
+	// finished. Here the test waits for the same: a moment with no mutating
+	// request in flight means every create the old manager sent is done.
+	// Then a sentinel write, ordered after all of them, and a LIST not
+	// older than it wait until the watch cache the successor lists from
+	// holds them.
+	require.Eventually(t, func() bool { return mutatingInflight(t, c.Client) == 0 }, deadline, 2*time.Millisecond,
+		"the stopped manager's requests never drained")
 	sentinel, err := client.For[*api.ConfigMap](c.Client).Namespace(ns).Create(ctx,
 		&api.ConfigMap{ObjectMeta: api.ObjectMeta{Name: "sentinel"}}, client.CreateOptions{})
 	require.NoError(t, err)
@@ -305,6 +310,22 @@ func TestKilledControllerManagerMidScaleConvergesWithoutDuplicates(t *testing.T)
 	require.Equal(t, replicas, countPods(t, c.Client, ns))
 	_, most := pw.counts()
 	require.Equal(t, replicas, most, "never more than %d pods at once", replicas)
+}
+
+// mutatingInflight is the apiserver's count of mutating requests being
+// served now (apiserver_current_inflight_requests).
+func mutatingInflight(t *testing.T, c *client.Client) float64 {
+	t.Helper()
+	body, err := c.DoRaw(context.Background(), "GET", "/metrics", nil, nil)
+	require.NoError(t, err)
+	for _, line := range strings.Split(string(body), "\n") {
+		if v, ok := strings.CutPrefix(line, `apiserver_current_inflight_requests{request_kind="mutating"} `); ok {
+			f, err := strconv.ParseFloat(v, 64)
+			require.NoError(t, err)
+			return f
+		}
+	}
+	return 0
 }
 
 func TestManagerThatLosesItsLeaseStopsControllersAndCompetesAgain(t *testing.T) {
