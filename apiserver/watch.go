@@ -75,6 +75,14 @@ func (s *Server) watch(w http.ResponseWriter, r *http.Request, sc *scope) {
 	defer stop()
 
 	watcher, err := sc.storage.Watch(ctx, sc.prefix(), opts)
+	if err != nil && ctx.Err() != nil && r.Context().Err() == nil {
+		// The watch's own timeout (or the server's shutdown) ran out while
+		// it was still starting, e.g. waiting for a cache to become ready:
+		// that is the watch ending, an empty stream, not a server error.
+		w.Header().Set("Content-Type", "application/json")
+		w.WriteHeader(http.StatusOK)
+		return
+	}
 	if err != nil {
 		writeStatus(w, err)
 		return
