@@ -160,11 +160,11 @@ type podObserver struct {
 	pods *client.Resource[*api.Pod]
 	// summaries watches the same pods but decodes only what see reads.
 	summaries *client.DynamicResource
-	want int
-	done chan struct{}
-	wg   sync.WaitGroup
-	ctx  context.Context
-	quit context.CancelFunc
+	want      int
+	done      chan struct{}
+	wg        sync.WaitGroup
+	ctx       context.Context
+	quit      context.CancelFunc
 
 	mu       sync.Mutex
 	added    map[string]time.Time
