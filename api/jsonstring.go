@@ -10,7 +10,7 @@ import (
 // quantities. Calling json.Marshal or json.Unmarshal from inside those
 // methods starts a whole encoder or decoder (with its validity scan) per
 // scalar, which showed up as several percent of the spine benchmark's CPU.
-// Their values are plain ASCII in practice, so these two helpers take a
+// Their values are plain ASCII in practice, so these helpers take a
 // direct path for that case and leave anything else to encoding/json.
 
 // quoteJSON appends s as a JSON string. It matches json.Marshal's output,

@@ -119,45 +119,21 @@ func ceilInt64(r *big.Rat, q Quantity) (int64, error) {
 	return n.Int64(), nil
 }
 
-// quantitySuffixes are the multipliers Kubernetes accepts: binary (Ki..Ei),
-// decimal SI (n..E) and, handled separately, decimal exponents (1e3).
+// quantityMultiplier is the exact multiplier of a suffix Kubernetes
+// accepts: binary (Ki..Ei) and decimal SI (n..E); decimal exponents (1e3)
+// are handled separately. The whole ones come from wholeMultiplier, so the
+// table of suffixes exists once.
 func quantityMultiplier(suffix string) (*big.Rat, bool) {
-	pow := func(base, exp int64) *big.Rat {
-		return new(big.Rat).SetInt(new(big.Int).Exp(big.NewInt(base), big.NewInt(exp), nil))
+	if whole, ok := wholeMultiplier(suffix); ok {
+		return big.NewRat(whole, 1), true
 	}
 	switch suffix {
-	case "":
-		return big.NewRat(1, 1), true
 	case "n":
 		return big.NewRat(1, 1_000_000_000), true
 	case "u":
 		return big.NewRat(1, 1_000_000), true
 	case "m":
 		return big.NewRat(1, 1000), true
-	case "k":
-		return pow(10, 3), true
-	case "M":
-		return pow(10, 6), true
-	case "G":
-		return pow(10, 9), true
-	case "T":
-		return pow(10, 12), true
-	case "P":
-		return pow(10, 15), true
-	case "E":
-		return pow(10, 18), true
-	case "Ki":
-		return pow(2, 10), true
-	case "Mi":
-		return pow(2, 20), true
-	case "Gi":
-		return pow(2, 30), true
-	case "Ti":
-		return pow(2, 40), true
-	case "Pi":
-		return pow(2, 50), true
-	case "Ei":
-		return pow(2, 60), true
 	}
 	return nil, false
 }
@@ -225,8 +201,8 @@ func (q Quantity) amount() (*big.Rat, error) {
 	return num.Quo(num, new(big.Rat).SetInt(ten)), nil
 }
 
-// wholeMultiplier is the multiplier of a suffix when it is a whole number,
-// for wholeAmount; "m" is handled there on its own.
+// wholeMultiplier is the multiplier of a suffix when it is a whole number:
+// every suffix but the fractional "m", "u" and "n".
 func wholeMultiplier(suffix string) (int64, bool) {
 	switch suffix {
 	case "":
