@@ -27,7 +27,9 @@ type WatchEvent struct {
 }
 
 // RawWatchEvent is the wire form of an event: one JSON object per line of the
-// stream. The client decodes Object once it knows the kind.
+// stream, with the object left undecoded. It documents the shape and serves
+// code that does not know the kind; kubeloop's client decodes an event and
+// its object in one pass instead (client/watch.go).
 type RawWatchEvent struct {
 	Type   EventType       `json:"type"`
 	Object json.RawMessage `json:"object"`
