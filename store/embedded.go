@@ -12,6 +12,7 @@ import (
 	"go.etcd.io/etcd/server/v3/embed"
 	"go.etcd.io/etcd/server/v3/etcdserver/api/v3client"
 	"go.uber.org/zap"
+	"go.uber.org/zap/zapcore"
 )
 
 // EmbeddedConfig says where and how to run an in-process etcd.
@@ -72,7 +73,7 @@ func StartEmbedded(cfg EmbeddedConfig) (*Embedded, error) {
 	ec.LogLevel = cfg.LogLevel
 	ec.LogOutputs = []string{"stderr"}
 	ec.UnsafeNoFsync = cfg.UnsafeNoFsync
-	if cfg.LogLevel != "debug" && cfg.LogLevel != "info" && cfg.LogLevel != "warn" {
+	if lvl, err := zapcore.ParseLevel(cfg.LogLevel); err == nil && lvl > zapcore.WarnLevel {
 		// etcd renders every request slower than these thresholds as text
 		// for a warning, before the logger drops it for being below our
 		// level. Under load that was 2% of a busy cluster's CPU spent on
