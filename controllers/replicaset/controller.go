@@ -77,7 +77,6 @@ func NewController(c *client.Client, rsInformer informer.Typed[*api.ReplicaSet],
 		rsLister:      rsInformer.Lister(),
 		rsIndexer:     rsInformer.GetIndexer(),
 		podLister:     podInformer.Lister(),
-		synced:        []func() bool{rsInformer.HasSynced, podInformer.HasSynced},
 		expectations:  NewControllerExpectations(opts.Clock, log),
 		queue: workqueue.NewTypedRateLimitingQueueWithConfig(
 			workqueue.DefaultTypedControllerRateLimiter[string](),
@@ -86,19 +85,31 @@ func NewController(c *client.Client, rsInformer informer.Typed[*api.ReplicaSet],
 	}
 	rsc.syncHandler = rsc.syncReplicaSet
 
-	if _, err := rsInformer.AddEventHandler(informer.ResourceEventHandlerFuncs{
+	// Workers wait until the handlers, not only the caches, have seen the
+	// initial lists: an initial pod delivered to addPod after a sync has
+	// set expectations would count as one of that sync's creations, and
+	// the next sync would create one pod too many.
+	rsReg, err := rsInformer.AddEventHandler(informer.ResourceEventHandlerFuncs{
 		AddFunc:    func(obj any, _ bool) { rsc.addRS(obj) },
 		UpdateFunc: rsc.updateRS,
 		DeleteFunc: rsc.deleteRS,
-	}); err != nil {
+	})
+	if err != nil {
 		log.Error("cannot watch replicasets", "err", err)
+		rsc.synced = append(rsc.synced, func() bool { return false })
+	} else {
+		rsc.synced = append(rsc.synced, rsReg.HasSynced)
 	}
-	if _, err := podInformer.AddEventHandler(informer.ResourceEventHandlerFuncs{
+	podReg, err := podInformer.AddEventHandler(informer.ResourceEventHandlerFuncs{
 		AddFunc:    func(obj any, _ bool) { rsc.addPod(obj) },
 		UpdateFunc: rsc.updatePod,
 		DeleteFunc: rsc.deletePod,
-	}); err != nil {
+	})
+	if err != nil {
 		log.Error("cannot watch pods", "err", err)
+		rsc.synced = append(rsc.synced, func() bool { return false })
+	} else {
+		rsc.synced = append(rsc.synced, podReg.HasSynced)
 	}
 	return rsc
 }
