@@ -17,7 +17,9 @@
 //
 //   - controller.go: the sample-controller skeleton — NewController wires
 //     the ReplicaSet and Pod informers to handlers that only enqueue keys;
-//     Run waits for the caches and starts workers; processNextWorkItem does
+//     Run waits until the handlers have seen the caches' initial lists
+//     (the registrations' HasSynced, so no initial pod can reach addPod
+//     after a sync has set expectations) and starts workers; processNextWorkItem does
 //     Get / Done / Forget or AddRateLimited.
 //   - handlers.go: which keys each event wakes, and the expectation
 //     observations (a pod added by us lowers the creations, a pod deleted
