@@ -18,16 +18,3 @@ func NewBinding(namespace, name, node string) *Binding {
 		Target:     ObjectReference{Kind: "Node", Name: node},
 	}
 }
-
-// DeepCopy copies a Binding.
-func (in *Binding) DeepCopy() *Binding {
-	if in == nil {
-		return nil
-	}
-	out := *in
-	out.ObjectMeta = *in.ObjectMeta.DeepCopy()
-	return &out
-}
-
-// DeepCopyObject satisfies Object.
-func (in *Binding) DeepCopyObject() Object { return in.DeepCopy() }

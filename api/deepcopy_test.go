@@ -2,7 +2,11 @@ package api
 
 import (
 	"fmt"
+	"go/ast"
+	"go/parser"
+	gotoken "go/token"
 	"reflect"
+	"strings"
 	"testing"
 	"time"
 
@@ -10,57 +14,83 @@ import (
 	"github.com/stretchr/testify/require"
 )
 
-// fill sets every reachable field of v to a non-zero value derived from a
-// counter, so two fills from the same start are equal and every field of
-// a kind is exercised without listing it.
-func fill(t *testing.T, v reflect.Value, n *int) {
-	*n++
-	if v.Type() == reflect.TypeFor[time.Time]() {
-		v.Set(reflect.ValueOf(time.Unix(int64(1_700_000_000+*n), 0).UTC()))
+// filler sets every reachable field of a value to a non-zero value derived
+// from a counter, so two fills are equal and every field of a kind is
+// exercised without listing it. Slices and maps get length elements each;
+// with length 0 they are empty but not nil.
+type filler struct {
+	t      *testing.T
+	n      int
+	length int
+	seen   map[string]bool // names of this package's types it filled
+}
+
+func newFiller(t *testing.T, length int) *filler {
+	return &filler{t: t, length: length, seen: map[string]bool{}}
+}
+
+func (f *filler) fill(v reflect.Value) {
+	f.n++
+	typ := v.Type()
+	if typ.PkgPath() == reflect.TypeFor[Pod]().PkgPath() {
+		f.seen[typ.Name()] = true
+	}
+	switch typ {
+	case reflect.TypeFor[time.Time]():
+		v.Set(reflect.ValueOf(time.Unix(int64(1_700_000_000+f.n), 0).UTC()))
+		return
+	case reflect.TypeFor[Object]():
+		// The one interface api's types hold (WatchEvent.Object).
+		cm := &ConfigMap{}
+		f.fill(reflect.ValueOf(cm).Elem())
+		v.Set(reflect.ValueOf(cm))
 		return
 	}
 	switch v.Kind() {
 	case reflect.Struct:
 		for i := 0; i < v.NumField(); i++ {
-			require.True(t, v.Type().Field(i).IsExported(), "unexported field %s.%s", v.Type(), v.Type().Field(i).Name)
-			fill(t, v.Field(i), n)
+			require.True(f.t, typ.Field(i).IsExported(), "unexported field %s.%s", typ, typ.Field(i).Name)
+			f.fill(v.Field(i))
 		}
 	case reflect.Pointer:
-		p := reflect.New(v.Type().Elem())
-		fill(t, p.Elem(), n)
+		p := reflect.New(typ.Elem())
+		f.fill(p.Elem())
 		v.Set(p)
 	case reflect.Map:
-		m := reflect.MakeMap(v.Type())
-		for range 2 {
-			k := reflect.New(v.Type().Key()).Elem()
-			fill(t, k, n)
-			e := reflect.New(v.Type().Elem()).Elem()
-			fill(t, e, n)
+		m := reflect.MakeMap(typ)
+		for range f.length {
+			k := reflect.New(typ.Key()).Elem()
+			f.fill(k)
+			e := reflect.New(typ.Elem()).Elem()
+			f.fill(e)
 			m.SetMapIndex(k, e)
 		}
 		v.Set(m)
 	case reflect.Slice:
-		s := reflect.MakeSlice(v.Type(), 2, 2)
-		for i := range 2 {
-			fill(t, s.Index(i), n)
+		s := reflect.MakeSlice(typ, f.length, f.length)
+		for i := range f.length {
+			f.fill(s.Index(i))
 		}
 		v.Set(s)
 	case reflect.String:
-		v.SetString(fmt.Sprintf("s%d", *n))
+		v.SetString(fmt.Sprintf("s%d", f.n))
 	case reflect.Bool:
 		v.SetBool(true)
 	case reflect.Int, reflect.Int8, reflect.Int16, reflect.Int32, reflect.Int64:
-		v.SetInt(int64(*n))
-	case reflect.Uint8:
-		v.SetUint(uint64(*n % 256))
+		v.SetInt(int64(f.n%100 + 1))
+	case reflect.Uint, reflect.Uint8, reflect.Uint16, reflect.Uint32, reflect.Uint64:
+		v.SetUint(uint64(f.n%100 + 1))
+	case reflect.Float32, reflect.Float64:
+		v.SetFloat(float64(f.n) + 0.5)
 	default:
-		t.Fatalf("fill: unhandled kind %s (%s)", v.Kind(), v.Type())
+		f.t.Fatalf("fill: unhandled kind %s (%s)", v.Kind(), typ)
 	}
 }
 
 // mutate changes every reachable value of v in place, following pointers,
-// map values and slice elements: anything the copy still shares with the
-// original shows up as a change in the original.
+// interfaces, map values and slice elements, and adds a key to every map:
+// anything the copy still shares with the original shows up as a change in
+// the original.
 func mutate(t *testing.T, v reflect.Value) {
 	if v.Type() == reflect.TypeFor[time.Time]() {
 		v.Set(reflect.ValueOf(v.Interface().(time.Time).Add(time.Hour)))
@@ -71,7 +101,7 @@ func mutate(t *testing.T, v reflect.Value) {
 		for i := 0; i < v.NumField(); i++ {
 			mutate(t, v.Field(i))
 		}
-	case reflect.Pointer:
+	case reflect.Pointer, reflect.Interface:
 		if !v.IsNil() {
 			mutate(t, v.Elem())
 		}
@@ -82,8 +112,8 @@ func mutate(t *testing.T, v reflect.Value) {
 			mutate(t, e)
 			v.SetMapIndex(k, e)
 		}
+		require.Equal(t, reflect.String, v.Type().Key().Kind(), "mutate: map key %s", v.Type().Key())
 		extraKey := reflect.New(v.Type().Key()).Elem()
-		fill(t, extraKey, new(int))
 		extraKey.SetString("added-by-mutate")
 		v.SetMapIndex(extraKey, reflect.New(v.Type().Elem()).Elem())
 	case reflect.Slice:
@@ -96,47 +126,67 @@ func mutate(t *testing.T, v reflect.Value) {
 		v.SetBool(!v.Bool())
 	case reflect.Int, reflect.Int8, reflect.Int16, reflect.Int32, reflect.Int64:
 		v.SetInt(v.Int() + 1)
-	case reflect.Uint8:
+	case reflect.Uint, reflect.Uint8, reflect.Uint16, reflect.Uint32, reflect.Uint64:
 		v.SetUint(v.Uint() + 1)
+	case reflect.Float32, reflect.Float64:
+		v.SetFloat(v.Float() + 1)
 	default:
 		t.Fatalf("mutate: unhandled kind %s (%s)", v.Kind(), v.Type())
 	}
 }
 
-// deepCopyTargets is every type that must deep-copy: each registered kind,
-// its list, and the bodies that travel without being stored.
+// deepCopyTargets is every type that must deep-copy: each registered kind
+// and its list, and the types no kind holds (bodies that travel without
+// being stored, options, selectors). TestEveryGeneratedDeepCopyIsExercised
+// keeps this complete.
 func deepCopyTargets() map[string]func() any {
 	targets := map[string]func() any{
-		"Binding":        func() any { return &Binding{} },
-		"Scale":          func() any { return &Scale{} },
-		"DeleteOptions":  func() any { return &DeleteOptions{} },
-		"Status":         func() any { return &Status{} },
-		"PodList":        func() any { return &PodList{} },
-		"ReplicaSetList": func() any { return &ReplicaSetList{} },
+		"Binding":           func() any { return &Binding{} },
+		"Scale":             func() any { return &Scale{} },
+		"DeleteOptions":     func() any { return &DeleteOptions{} },
+		"Status":            func() any { return &Status{} },
+		"StatusError":       func() any { return &StatusError{} },
+		"ListOptions":       func() any { return &ListOptions{} },
+		"WatchEvent":        func() any { return &WatchEvent{} },
+		"RawWatchEvent":     func() any { return &RawWatchEvent{} },
+		"Requirements":      func() any { return &Requirements{} },
+		"FieldRequirements": func() any { return &FieldRequirements{} },
+		"GroupResource":     func() any { return &GroupResource{} },
+		"KindInfo":          func() any { return &KindInfo{} },
+		"IntOrString":       func() any { return &IntOrString{} },
+		"FieldsV1":          func() any { return &FieldsV1{} },
 	}
 	for _, info := range Builtin().All() {
 		targets[info.Kind] = func() any { return info.New() }
+		targets[info.Kind+"List"] = func() any { return info.NewList() }
 	}
 	return targets
 }
 
+// deepCopyOf calls the DeepCopyObject or DeepCopy of obj, a pointer, and
+// returns a pointer to the copy (DeepCopy of a named map or slice returns
+// the value).
 func deepCopyOf(t *testing.T, obj any) any {
 	if o, ok := obj.(Object); ok {
 		return o.DeepCopyObject()
 	}
 	m := reflect.ValueOf(obj).MethodByName("DeepCopy")
 	require.True(t, m.IsValid(), "%T has no DeepCopy", obj)
-	return m.Call(nil)[0].Interface()
+	out := m.Call(nil)[0]
+	if out.Kind() != reflect.Pointer {
+		p := reflect.New(out.Type())
+		p.Elem().Set(out)
+		return p.Interface()
+	}
+	return out.Interface()
 }
 
 func TestDeepCopySharesNoMemoryForEveryField(t *testing.T) {
 	for name, newObj := range deepCopyTargets() {
 		t.Run(name, func(t *testing.T) {
 			original, pristine := newObj(), newObj()
-			n := 0
-			fill(t, reflect.ValueOf(original).Elem(), &n)
-			n = 0
-			fill(t, reflect.ValueOf(pristine).Elem(), &n)
+			newFiller(t, 2).fill(reflect.ValueOf(original).Elem())
+			newFiller(t, 2).fill(reflect.ValueOf(pristine).Elem())
 			require.Equal(t, pristine, original)
 
 			copied := deepCopyOf(t, original)
@@ -150,9 +200,53 @@ func TestDeepCopySharesNoMemoryForEveryField(t *testing.T) {
 	}
 }
 
+// reflect.DeepEqual tells a nil slice or map from an empty one, so an equal
+// copy keeps nil nil and empty empty.
+func TestDeepCopyKeepsEmptySlicesAndMapsEmpty(t *testing.T) {
+	for name, newObj := range deepCopyTargets() {
+		obj := newObj()
+		newFiller(t, 0).fill(reflect.ValueOf(obj).Elem())
+		assert.True(t, reflect.DeepEqual(obj, deepCopyOf(t, obj)), name)
+	}
+}
+
 func TestDeepCopyKeepsNilsNil(t *testing.T) {
 	for name, newObj := range deepCopyTargets() {
 		obj := newObj()
 		assert.Equal(t, obj, deepCopyOf(t, obj), name)
 	}
+}
+
+// TestEveryGeneratedDeepCopyIsExercised reads which types have a generated
+// DeepCopy and fails if filling the targets never reached one of them: a
+// new type that no kind holds must be added to deepCopyTargets.
+func TestEveryGeneratedDeepCopyIsExercised(t *testing.T) {
+	f, err := parser.ParseFile(gotoken.NewFileSet(), "zz_generated.deepcopy.go", nil, 0)
+	require.NoError(t, err)
+	fill := newFiller(t, 1)
+	for _, newObj := range deepCopyTargets() {
+		fill.fill(reflect.ValueOf(newObj()).Elem())
+	}
+	var missed []string
+	for _, d := range f.Decls {
+		fd, ok := d.(*ast.FuncDecl)
+		if !ok || fd.Name.Name != "DeepCopy" {
+			continue
+		}
+		recv := fd.Recv.List[0].Type
+		if star, ok := recv.(*ast.StarExpr); ok {
+			recv = star.X
+		}
+		if name := recv.(*ast.Ident).Name; !fill.seen[name] {
+			missed = append(missed, name)
+		}
+	}
+	assert.Empty(t, missed, "types with a generated DeepCopy that no deepCopyTargets entry reaches: %s", strings.Join(missed, ", "))
+}
+
+func TestDeepCopyObjectOfNilIsNil(t *testing.T) {
+	var pod *Pod
+	assert.True(t, pod.DeepCopyObject() == nil, "a nil *Pod must copy to a nil Object, not an Object holding nil")
+	var status *Status
+	assert.True(t, status.DeepCopyObject() == nil)
 }

@@ -47,20 +47,3 @@ type ObjectReference struct {
 	ResourceVersion string `json:"resourceVersion,omitempty"`
 	FieldPath       string `json:"fieldPath,omitempty"`
 }
-
-// DeepCopy copies an Event.
-func (in *Event) DeepCopy() *Event {
-	if in == nil {
-		return nil
-	}
-	out := *in
-	out.ObjectMeta = *in.ObjectMeta.DeepCopy()
-	if in.Related != nil {
-		r := *in.Related
-		out.Related = &r
-	}
-	return &out
-}
-
-// DeepCopyObject satisfies Object.
-func (in *Event) DeepCopyObject() Object { return in.DeepCopy() }

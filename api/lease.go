@@ -20,25 +20,3 @@ type LeaseSpec struct {
 	RenewTime            *MicroTime `json:"renewTime,omitempty"`
 	LeaseTransitions     *int32     `json:"leaseTransitions,omitempty"`
 }
-
-// DeepCopy copies a Lease.
-func (in *Lease) DeepCopy() *Lease {
-	if in == nil {
-		return nil
-	}
-	out := *in
-	out.ObjectMeta = *in.ObjectMeta.DeepCopy()
-	s := &in.Spec
-	if s.HolderIdentity != nil {
-		v := *s.HolderIdentity
-		out.Spec.HolderIdentity = &v
-	}
-	out.Spec.LeaseDurationSeconds = copyPtr(s.LeaseDurationSeconds)
-	out.Spec.AcquireTime = s.AcquireTime.DeepCopy()
-	out.Spec.RenewTime = s.RenewTime.DeepCopy()
-	out.Spec.LeaseTransitions = copyPtr(s.LeaseTransitions)
-	return &out
-}
-
-// DeepCopyObject satisfies Object.
-func (in *Lease) DeepCopyObject() Object { return in.DeepCopy() }

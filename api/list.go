@@ -1,12 +1,14 @@
 package api
 
-// DeepCopy copies a list and every item in it.
+// DeepCopy copies a list and every item in it. It is written by hand because
+// deepcopy-gen does not handle generic types; the metadata uses the
+// generated copies (zz_generated.deepcopy.go).
 func (l *List[T, PT]) DeepCopy() *List[T, PT] {
 	if l == nil {
 		return nil
 	}
-	out := &List[T, PT]{TypeMeta: l.TypeMeta, ListMeta: l.ListMeta}
-	out.RemainingItemCount = copyPtr(l.RemainingItemCount)
+	out := &List[T, PT]{TypeMeta: l.TypeMeta}
+	l.ListMeta.DeepCopyInto(&out.ListMeta)
 	if l.Items != nil {
 		out.Items = make([]T, len(l.Items))
 		for i := range l.Items {

@@ -118,15 +118,6 @@ func unmarshalTime(b []byte, into *time.Time, layout string, precision time.Dura
 	return nil
 }
 
-// DeepCopy returns a copy of a *Time, nil-safe.
-func (t *Time) DeepCopy() *Time {
-	if t == nil {
-		return nil
-	}
-	c := *t
-	return &c
-}
-
 // List is the shape of every list kind: PodList is List[Pod], and so on.
 // Items are values, as in Kubernetes, so the JSON is {"items":[{...}]}.
 type List[T any, PT interface {

@@ -31,12 +31,3 @@ func (t MicroTime) MarshalJSON() ([]byte, error) {
 func (t *MicroTime) UnmarshalJSON(b []byte) error {
 	return unmarshalTime(b, &t.Time, time.RFC3339Nano, time.Microsecond)
 }
-
-// DeepCopy returns a copy of a *MicroTime, nil-safe.
-func (t *MicroTime) DeepCopy() *MicroTime {
-	if t == nil {
-		return nil
-	}
-	c := *t
-	return &c
-}

@@ -46,19 +46,3 @@ const (
 	NamespacePublic    = "kube-public"
 	NamespaceAll       = ""
 )
-
-// DeepCopy copies a Namespace.
-func (in *Namespace) DeepCopy() *Namespace {
-	if in == nil {
-		return nil
-	}
-	out := *in
-	out.ObjectMeta = *in.ObjectMeta.DeepCopy()
-	if in.Spec.Finalizers != nil {
-		out.Spec.Finalizers = append([]FinalizerName(nil), in.Spec.Finalizers...)
-	}
-	return &out
-}
-
-// DeepCopyObject satisfies Object.
-func (in *Namespace) DeepCopyObject() Object { return in.DeepCopy() }

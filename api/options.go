@@ -45,32 +45,3 @@ const DryRunAll = "All"
 func NewDeleteOptions() *DeleteOptions {
 	return &DeleteOptions{TypeMeta: TypeMeta{APIVersion: "v1", Kind: "DeleteOptions"}}
 }
-
-// DeepCopy copies DeleteOptions.
-func (in *DeleteOptions) DeepCopy() *DeleteOptions {
-	if in == nil {
-		return nil
-	}
-	out := *in
-	if in.GracePeriodSeconds != nil {
-		v := *in.GracePeriodSeconds
-		out.GracePeriodSeconds = &v
-	}
-	if in.Preconditions != nil {
-		p := Preconditions{UID: copyPtr(in.Preconditions.UID),
-			ResourceVersion: copyPtr(in.Preconditions.ResourceVersion)}
-		out.Preconditions = &p
-	}
-	if in.OrphanDependents != nil {
-		v := *in.OrphanDependents
-		out.OrphanDependents = &v
-	}
-	if in.PropagationPolicy != nil {
-		v := *in.PropagationPolicy
-		out.PropagationPolicy = &v
-	}
-	if in.DryRun != nil {
-		out.DryRun = append([]string(nil), in.DryRun...)
-	}
-	return &out
-}

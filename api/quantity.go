@@ -258,15 +258,3 @@ func abs64(v int64) int64 {
 	}
 	return v
 }
-
-// DeepCopy copies a ResourceList.
-func (in ResourceList) DeepCopy() ResourceList {
-	if in == nil {
-		return nil
-	}
-	out := make(ResourceList, len(in))
-	for k, v := range in {
-		out[k] = v
-	}
-	return out
-}

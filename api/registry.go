@@ -9,7 +9,9 @@ import (
 // ResourceInfo is everything generic code needs to know about one kind: how
 // it is named on the wire and in URLs, where it lives in etcd, and how to make
 // an empty one. Store keys, apiserver routes, discovery and clients are all
-// driven from this table.
+// driven from this table. It is not an API object and is never copied.
+//
+// +kubeloop:deepcopy=false
 type ResourceInfo struct {
 	Group      string // "" for the legacy core group
 	Version    string
@@ -84,6 +86,8 @@ func (r *ResourceInfo) ObjectFields(obj Object) map[string]string {
 
 // Registry indexes ResourceInfos by kind, by resource and by Go type.
 // It is read-only once built.
+//
+// +kubeloop:deepcopy=false
 type Registry struct {
 	all        []*ResourceInfo
 	byKind     map[string]*ResourceInfo // "apps/Kind"

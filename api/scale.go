@@ -27,16 +27,3 @@ type ScaleStatus struct {
 func NewScale() *Scale {
 	return &Scale{TypeMeta: TypeMeta{APIVersion: "autoscaling/v1", Kind: "Scale"}}
 }
-
-// DeepCopy copies a Scale.
-func (in *Scale) DeepCopy() *Scale {
-	if in == nil {
-		return nil
-	}
-	out := *in
-	out.ObjectMeta = *in.ObjectMeta.DeepCopy()
-	return &out
-}
-
-// DeepCopyObject satisfies Object.
-func (in *Scale) DeepCopyObject() Object { return in.DeepCopy() }

@@ -48,17 +48,11 @@ type Watcher interface {
 // returned ObjectMeta is a throwaway.
 func (s *Status) GetObjectMeta() *ObjectMeta { return &ObjectMeta{} }
 
-// DeepCopyObject copies a Status.
+// DeepCopyObject copies a Status. Status embeds ListMeta, not ObjectMeta, so
+// cmd/deepcopy-gen does not count it as a kind and writes only its DeepCopy.
 func (s *Status) DeepCopyObject() Object {
-	c := *s
-	if s.Details != nil {
-		d := *s.Details
-		d.Causes = append([]StatusCause(nil), s.Details.Causes...)
-		c.Details = &d
+	if c := s.DeepCopy(); c != nil {
+		return c
 	}
-	if s.RemainingItemCount != nil {
-		n := *s.RemainingItemCount
-		c.RemainingItemCount = &n
-	}
-	return &c
+	return nil
 }
