@@ -66,6 +66,8 @@ func appendWatchFrame(b []byte, eventType EventType, obj any) (_ []byte, start i
 }
 
 // ProtobufWatchEncoder writes the frames of a protobuf watch stream to w.
+//
+// +kubeloop:deepcopy=false
 type ProtobufWatchEncoder struct {
 	w   io.Writer
 	buf []byte // reused for every frame
@@ -88,6 +90,8 @@ func (e *ProtobufWatchEncoder) Encode(eventType EventType, obj any) error {
 }
 
 // ProtobufWatchDecoder reads the frames of a protobuf watch stream.
+//
+// +kubeloop:deepcopy=false
 type ProtobufWatchDecoder struct {
 	r   io.Reader
 	buf bytes.Buffer // the current frame

@@ -77,7 +77,7 @@ func TestEveryUnsupportedFieldIsReportedAtOnce(t *testing.T) {
 	_, err := generate(writePackage(t, "type A struct{ F func() }\ntype B struct{ G chan int }"), outputName)
 	require.Error(t, err)
 	assert.Equal(t, "p.A.F: cannot deep-copy func(): a func cannot be deep-copied\n"+
-		"p.B.G: cannot deep-copy chan int: a channel cannot be deep-copied", err.Error())
+		"p.B.G: cannot deep-copy chan int: a channel cannot be deep-copied\n"+optOutHint, err.Error())
 }
 
 // receivers parses generated source and returns "Type.Method" for every method.
