@@ -4,9 +4,12 @@ package api
 // node named in Target. It is never stored; the apiserver turns it into a
 // write of pod.spec.nodeName (core/v1).
 type Binding struct {
-	TypeMeta   `json:",inline"`
-	ObjectMeta `json:"metadata,omitempty"`
-	Target     ObjectReference `json:"target"`
+	// Kind "Binding" and apiVersion "v1".
+	TypeMeta `json:",inline"`
+	// Name and namespace of the pod being bound.
+	ObjectMeta `json:"metadata,omitempty" protobuf:"bytes,1,opt,name=metadata"`
+	// The node to bind to: kind "Node" and its name.
+	Target ObjectReference `json:"target" protobuf:"bytes,2,opt,name=target"`
 }
 
 // NewBinding returns a Binding of pod namespace/name to node, with its

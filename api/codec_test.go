@@ -89,8 +89,8 @@ func TestEncodeWritesKubernetesShape(t *testing.T) {
 	b, err := Encode(rs)
 	require.NoError(t, err)
 	assert.JSONEq(t, `{"apiVersion":"apps/v1","kind":"ReplicaSet",
-		"metadata":{"name":"web","namespace":"default","creationTimestamp":null},
+		"metadata":{"name":"web","namespace":"default"},
 		"spec":{"replicas":2,"selector":{"matchLabels":{"app":"web"}},
-			"template":{"metadata":{"creationTimestamp":null},"spec":{"containers":[{"name":"c","image":"nginx","resources":{}}]}}},
+			"template":{"metadata":{},"spec":{"containers":[{"name":"c","image":"nginx","resources":{}}]}}},
 		"status":{"replicas":0}}`, string(b))
 }

@@ -55,19 +55,32 @@ const (
 
 // StatusCause is one field-level problem.
 type StatusCause struct {
-	Type    CauseType `json:"reason,omitempty"`
-	Message string    `json:"message,omitempty"`
-	Field   string    `json:"field,omitempty"`
+	// Machine-readable kind of problem, such as "FieldValueRequired"; the JSON
+	// key is "reason".
+	Type CauseType `json:"reason,omitempty" protobuf:"bytes,1,opt,name=reason"`
+	// Human-readable description, fit to show as it is.
+	Message string `json:"message,omitempty" protobuf:"bytes,2,opt,name=message"`
+	// Path of the field at fault in JSON naming, such as
+	// "spec.containers[0].image"; may repeat across causes.
+	Field string `json:"field,omitempty" protobuf:"bytes,3,opt,name=field"`
 }
 
 // StatusDetails names the object a failure is about.
 type StatusDetails struct {
-	Name              string        `json:"name,omitempty"`
-	Group             string        `json:"group,omitempty"`
-	Kind              string        `json:"kind,omitempty"`
-	UID               string        `json:"uid,omitempty"`
-	Causes            []StatusCause `json:"causes,omitempty"`
-	RetryAfterSeconds int32         `json:"retryAfterSeconds,omitempty"`
+	// Name of the object, when there is exactly one.
+	Name string `json:"name,omitempty" protobuf:"bytes,1,opt,name=name"`
+	// API group of the object's resource.
+	Group string `json:"group,omitempty" protobuf:"bytes,2,opt,name=group"`
+	// Kind of the object, or its resource name; may differ from the
+	// requested kind.
+	Kind string `json:"kind,omitempty" protobuf:"bytes,3,opt,name=kind"`
+	// UID of the object, when there is exactly one.
+	UID string `json:"uid,omitempty" protobuf:"bytes,6,opt,name=uid"`
+	// Field-level problems, for reasons that have them (Invalid above all).
+	Causes []StatusCause `json:"causes,omitempty" protobuf:"bytes,4,rep,name=causes"`
+	// Seconds to wait before retrying, or before the other action the
+	// reason calls for.
+	RetryAfterSeconds int32 `json:"retryAfterSeconds,omitempty" protobuf:"varint,5,opt,name=retryAfterSeconds"`
 }
 
 // Status values.
@@ -78,18 +91,27 @@ const (
 
 // Status is the body of every error reply (and of some successful deletes).
 type Status struct {
+	// Kind "Status" and apiVersion "v1".
 	TypeMeta `json:",inline"`
-	ListMeta `json:"metadata"`
-	Status   string         `json:"status,omitempty"`
-	Message  string         `json:"message,omitempty"`
-	Reason   StatusReason   `json:"reason,omitempty"`
-	Details  *StatusDetails `json:"details,omitempty"`
-	Code     int32          `json:"code,omitempty"`
+	// Standard list metadata; usually empty.
+	ListMeta `json:"metadata,omitempty" protobuf:"bytes,1,opt,name=metadata"`
+	// "Success" or "Failure".
+	Status string `json:"status,omitempty" protobuf:"bytes,2,opt,name=status"`
+	// Human-readable description of the outcome.
+	Message string `json:"message,omitempty" protobuf:"bytes,3,opt,name=message"`
+	// Machine-readable why of a failure, such as "NotFound"; empty when not
+	// known. It refines the HTTP code, never contradicts it.
+	Reason StatusReason `json:"reason,omitempty" protobuf:"bytes,4,opt,name=reason"`
+	// More data about the reason: the object concerned and field causes.
+	Details *StatusDetails `json:"details,omitempty" protobuf:"bytes,5,opt,name=details"`
+	// HTTP status code of the reply, 0 if not set.
+	Code int32 `json:"code,omitempty" protobuf:"varint,6,opt,name=code"`
 }
 
 // StatusError is an error that carries the Status the server sends (or sent).
 // Every error a caller may branch on is one of these.
 type StatusError struct {
+	// The Status as sent on the wire.
 	ErrStatus Status
 }
 
@@ -107,7 +129,9 @@ func (e *StatusError) Status() Status {
 
 // GroupResource names a resource for messages: "pods", "replicasets.apps".
 type GroupResource struct {
-	Group    string
+	// API group; empty for the core group.
+	Group string
+	// Plural lower-case resource name, such as "pods".
 	Resource string
 }
 

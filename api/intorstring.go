@@ -12,9 +12,12 @@ import (
 // util/intstr/intstr.go (IntOrString). Its protobuf form is a message
 // {1 type, 2 intVal, 3 strVal}; all three are always written.
 type IntOrString struct {
-	Type   IntOrStringType `protobuf:"varint,1,opt,name=type"`
-	IntVal int32           `protobuf:"varint,2,opt,name=intVal"`
-	StrVal string          `protobuf:"bytes,3,opt,name=strVal"`
+	// Which of intVal and strVal holds the value.
+	Type IntOrStringType `protobuf:"varint,1,opt,name=type"`
+	// The number, when type is Int.
+	IntVal int32 `protobuf:"varint,2,opt,name=intVal"`
+	// The string, when type is String.
+	StrVal string `protobuf:"bytes,3,opt,name=strVal"`
 }
 
 // IntOrStringType says which of the two an IntOrString holds.
@@ -75,6 +78,7 @@ func (v *IntOrString) UnmarshalJSON(b []byte) error {
 // Kubernetes: staging/src/k8s.io/apimachinery/pkg/apis/meta/v1/types.go
 // (FieldsV1). Its protobuf form is a message {1 raw}.
 type FieldsV1 struct {
+	// The set as JSON bytes; the JSON form is these bytes themselves.
 	Raw []byte `json:"-" protobuf:"bytes,1,opt,name=Raw"`
 }
 

@@ -7,11 +7,34 @@ import (
 )
 
 // DeepCopyInto copies in into out; the two share no memory. in must not be nil.
+func (in *AWSElasticBlockStoreVolumeSource) DeepCopyInto(out *AWSElasticBlockStoreVolumeSource) {
+	*out = *in
+}
+
+// DeepCopy returns a copy of in that shares no memory with it, or nil for nil.
+func (in *AWSElasticBlockStoreVolumeSource) DeepCopy() *AWSElasticBlockStoreVolumeSource {
+	if in == nil {
+		return nil
+	}
+	out := new(AWSElasticBlockStoreVolumeSource)
+	in.DeepCopyInto(out)
+	return out
+}
+
+// DeepCopyInto copies in into out; the two share no memory. in must not be nil.
 func (in *Affinity) DeepCopyInto(out *Affinity) {
 	*out = *in
 	if in.NodeAffinity != nil {
 		out.NodeAffinity = new(NodeAffinity)
 		in.NodeAffinity.DeepCopyInto(out.NodeAffinity)
+	}
+	if in.PodAffinity != nil {
+		out.PodAffinity = new(PodAffinity)
+		in.PodAffinity.DeepCopyInto(out.PodAffinity)
+	}
+	if in.PodAntiAffinity != nil {
+		out.PodAntiAffinity = new(PodAntiAffinity)
+		in.PodAntiAffinity.DeepCopyInto(out.PodAntiAffinity)
 	}
 }
 
@@ -21,6 +44,86 @@ func (in *Affinity) DeepCopy() *Affinity {
 		return nil
 	}
 	out := new(Affinity)
+	in.DeepCopyInto(out)
+	return out
+}
+
+// DeepCopyInto copies in into out; the two share no memory. in must not be nil.
+func (in *AppArmorProfile) DeepCopyInto(out *AppArmorProfile) {
+	*out = *in
+	if in.LocalhostProfile != nil {
+		out.LocalhostProfile = new(string)
+		*out.LocalhostProfile = *in.LocalhostProfile
+	}
+}
+
+// DeepCopy returns a copy of in that shares no memory with it, or nil for nil.
+func (in *AppArmorProfile) DeepCopy() *AppArmorProfile {
+	if in == nil {
+		return nil
+	}
+	out := new(AppArmorProfile)
+	in.DeepCopyInto(out)
+	return out
+}
+
+// DeepCopyInto copies in into out; the two share no memory. in must not be nil.
+func (in *AttachedVolume) DeepCopyInto(out *AttachedVolume) {
+	*out = *in
+}
+
+// DeepCopy returns a copy of in that shares no memory with it, or nil for nil.
+func (in *AttachedVolume) DeepCopy() *AttachedVolume {
+	if in == nil {
+		return nil
+	}
+	out := new(AttachedVolume)
+	in.DeepCopyInto(out)
+	return out
+}
+
+// DeepCopyInto copies in into out; the two share no memory. in must not be nil.
+func (in *AzureDiskVolumeSource) DeepCopyInto(out *AzureDiskVolumeSource) {
+	*out = *in
+	if in.CachingMode != nil {
+		out.CachingMode = new(AzureDataDiskCachingMode)
+		*out.CachingMode = *in.CachingMode
+	}
+	if in.FSType != nil {
+		out.FSType = new(string)
+		*out.FSType = *in.FSType
+	}
+	if in.ReadOnly != nil {
+		out.ReadOnly = new(bool)
+		*out.ReadOnly = *in.ReadOnly
+	}
+	if in.Kind != nil {
+		out.Kind = new(AzureDataDiskKind)
+		*out.Kind = *in.Kind
+	}
+}
+
+// DeepCopy returns a copy of in that shares no memory with it, or nil for nil.
+func (in *AzureDiskVolumeSource) DeepCopy() *AzureDiskVolumeSource {
+	if in == nil {
+		return nil
+	}
+	out := new(AzureDiskVolumeSource)
+	in.DeepCopyInto(out)
+	return out
+}
+
+// DeepCopyInto copies in into out; the two share no memory. in must not be nil.
+func (in *AzureFileVolumeSource) DeepCopyInto(out *AzureFileVolumeSource) {
+	*out = *in
+}
+
+// DeepCopy returns a copy of in that shares no memory with it, or nil for nil.
+func (in *AzureFileVolumeSource) DeepCopy() *AzureFileVolumeSource {
+	if in == nil {
+		return nil
+	}
+	out := new(AzureFileVolumeSource)
 	in.DeepCopyInto(out)
 	return out
 }
@@ -47,6 +150,143 @@ func (in *Binding) DeepCopyObject() Object {
 		return c
 	}
 	return nil
+}
+
+// DeepCopyInto copies in into out; the two share no memory. in must not be nil.
+func (in *CSIVolumeSource) DeepCopyInto(out *CSIVolumeSource) {
+	*out = *in
+	if in.ReadOnly != nil {
+		out.ReadOnly = new(bool)
+		*out.ReadOnly = *in.ReadOnly
+	}
+	if in.FSType != nil {
+		out.FSType = new(string)
+		*out.FSType = *in.FSType
+	}
+	if in.VolumeAttributes != nil {
+		in, out := &in.VolumeAttributes, &out.VolumeAttributes
+		*out = make(map[string]string, len(*in))
+		for key, val := range *in {
+			(*out)[key] = val
+		}
+	}
+	if in.NodePublishSecretRef != nil {
+		out.NodePublishSecretRef = new(LocalObjectReference)
+		*out.NodePublishSecretRef = *in.NodePublishSecretRef
+	}
+}
+
+// DeepCopy returns a copy of in that shares no memory with it, or nil for nil.
+func (in *CSIVolumeSource) DeepCopy() *CSIVolumeSource {
+	if in == nil {
+		return nil
+	}
+	out := new(CSIVolumeSource)
+	in.DeepCopyInto(out)
+	return out
+}
+
+// DeepCopyInto copies in into out; the two share no memory. in must not be nil.
+func (in *Capabilities) DeepCopyInto(out *Capabilities) {
+	*out = *in
+	if in.Add != nil {
+		in, out := &in.Add, &out.Add
+		*out = make([]Capability, len(*in))
+		copy(*out, *in)
+	}
+	if in.Drop != nil {
+		in, out := &in.Drop, &out.Drop
+		*out = make([]Capability, len(*in))
+		copy(*out, *in)
+	}
+}
+
+// DeepCopy returns a copy of in that shares no memory with it, or nil for nil.
+func (in *Capabilities) DeepCopy() *Capabilities {
+	if in == nil {
+		return nil
+	}
+	out := new(Capabilities)
+	in.DeepCopyInto(out)
+	return out
+}
+
+// DeepCopyInto copies in into out; the two share no memory. in must not be nil.
+func (in *CephFSVolumeSource) DeepCopyInto(out *CephFSVolumeSource) {
+	*out = *in
+	if in.Monitors != nil {
+		in, out := &in.Monitors, &out.Monitors
+		*out = make([]string, len(*in))
+		copy(*out, *in)
+	}
+	if in.SecretRef != nil {
+		out.SecretRef = new(LocalObjectReference)
+		*out.SecretRef = *in.SecretRef
+	}
+}
+
+// DeepCopy returns a copy of in that shares no memory with it, or nil for nil.
+func (in *CephFSVolumeSource) DeepCopy() *CephFSVolumeSource {
+	if in == nil {
+		return nil
+	}
+	out := new(CephFSVolumeSource)
+	in.DeepCopyInto(out)
+	return out
+}
+
+// DeepCopyInto copies in into out; the two share no memory. in must not be nil.
+func (in *CinderVolumeSource) DeepCopyInto(out *CinderVolumeSource) {
+	*out = *in
+	if in.SecretRef != nil {
+		out.SecretRef = new(LocalObjectReference)
+		*out.SecretRef = *in.SecretRef
+	}
+}
+
+// DeepCopy returns a copy of in that shares no memory with it, or nil for nil.
+func (in *CinderVolumeSource) DeepCopy() *CinderVolumeSource {
+	if in == nil {
+		return nil
+	}
+	out := new(CinderVolumeSource)
+	in.DeepCopyInto(out)
+	return out
+}
+
+// DeepCopyInto copies in into out; the two share no memory. in must not be nil.
+func (in *ClusterTrustBundleProjection) DeepCopyInto(out *ClusterTrustBundleProjection) {
+	*out = *in
+	if in.Name != nil {
+		out.Name = new(string)
+		*out.Name = *in.Name
+	}
+	if in.SignerName != nil {
+		out.SignerName = new(string)
+		*out.SignerName = *in.SignerName
+	}
+	if in.LabelSelector != nil {
+		out.LabelSelector = new(LabelSelector)
+		in.LabelSelector.DeepCopyInto(out.LabelSelector)
+	}
+	if in.Optional != nil {
+		out.Optional = new(bool)
+		*out.Optional = *in.Optional
+	}
+	if in.User != nil {
+		out.User = new(int64)
+		*out.User = *in.User
+	}
+}
+
+// DeepCopy returns a copy of in that shares no memory with it, or nil for nil.
+func (in *ClusterTrustBundleProjection) DeepCopy() *ClusterTrustBundleProjection {
+	if in == nil {
+		return nil
+	}
+	out := new(ClusterTrustBundleProjection)
+	in.DeepCopyInto(out)
+	return out
 }
 
 // DeepCopyInto copies in into out; the two share no memory. in must not be nil.
@@ -98,6 +338,119 @@ func (in *ConfigMap) DeepCopyObject() Object {
 }
 
 // DeepCopyInto copies in into out; the two share no memory. in must not be nil.
+func (in *ConfigMapEnvSource) DeepCopyInto(out *ConfigMapEnvSource) {
+	*out = *in
+	if in.Optional != nil {
+		out.Optional = new(bool)
+		*out.Optional = *in.Optional
+	}
+}
+
+// DeepCopy returns a copy of in that shares no memory with it, or nil for nil.
+func (in *ConfigMapEnvSource) DeepCopy() *ConfigMapEnvSource {
+	if in == nil {
+		return nil
+	}
+	out := new(ConfigMapEnvSource)
+	in.DeepCopyInto(out)
+	return out
+}
+
+// DeepCopyInto copies in into out; the two share no memory. in must not be nil.
+func (in *ConfigMapKeySelector) DeepCopyInto(out *ConfigMapKeySelector) {
+	*out = *in
+	if in.Optional != nil {
+		out.Optional = new(bool)
+		*out.Optional = *in.Optional
+	}
+}
+
+// DeepCopy returns a copy of in that shares no memory with it, or nil for nil.
+func (in *ConfigMapKeySelector) DeepCopy() *ConfigMapKeySelector {
+	if in == nil {
+		return nil
+	}
+	out := new(ConfigMapKeySelector)
+	in.DeepCopyInto(out)
+	return out
+}
+
+// DeepCopyInto copies in into out; the two share no memory. in must not be nil.
+func (in *ConfigMapNodeConfigSource) DeepCopyInto(out *ConfigMapNodeConfigSource) {
+	*out = *in
+}
+
+// DeepCopy returns a copy of in that shares no memory with it, or nil for nil.
+func (in *ConfigMapNodeConfigSource) DeepCopy() *ConfigMapNodeConfigSource {
+	if in == nil {
+		return nil
+	}
+	out := new(ConfigMapNodeConfigSource)
+	in.DeepCopyInto(out)
+	return out
+}
+
+// DeepCopyInto copies in into out; the two share no memory. in must not be nil.
+func (in *ConfigMapProjection) DeepCopyInto(out *ConfigMapProjection) {
+	*out = *in
+	if in.Items != nil {
+		in, out := &in.Items, &out.Items
+		*out = make([]KeyToPath, len(*in))
+		for i := range *in {
+			(*in)[i].DeepCopyInto(&(*out)[i])
+		}
+	}
+	if in.Optional != nil {
+		out.Optional = new(bool)
+		*out.Optional = *in.Optional
+	}
+}
+
+// DeepCopy returns a copy of in that shares no memory with it, or nil for nil.
+func (in *ConfigMapProjection) DeepCopy() *ConfigMapProjection {
+	if in == nil {
+		return nil
+	}
+	out := new(ConfigMapProjection)
+	in.DeepCopyInto(out)
+	return out
+}
+
+// DeepCopyInto copies in into out; the two share no memory. in must not be nil.
+func (in *ConfigMapVolumeSource) DeepCopyInto(out *ConfigMapVolumeSource) {
+	*out = *in
+	if in.Items != nil {
+		in, out := &in.Items, &out.Items
+		*out = make([]KeyToPath, len(*in))
+		for i := range *in {
+			(*in)[i].DeepCopyInto(&(*out)[i])
+		}
+	}
+	if in.DefaultMode != nil {
+		out.DefaultMode = new(int32)
+		*out.DefaultMode = *in.DefaultMode
+	}
+	if in.Optional != nil {
+		out.Optional = new(bool)
+		*out.Optional = *in.Optional
+	}
+	if in.DefaultUser != nil {
+		out.DefaultUser = new(int64)
+		*out.DefaultUser = *in.DefaultUser
+	}
+}
+
+// DeepCopy returns a copy of in that shares no memory with it, or nil for nil.
+func (in *ConfigMapVolumeSource) DeepCopy() *ConfigMapVolumeSource {
+	if in == nil {
+		return nil
+	}
+	out := new(ConfigMapVolumeSource)
+	in.DeepCopyInto(out)
+	return out
+}
+
+// DeepCopyInto copies in into out; the two share no memory. in must not be nil.
 func (in *Container) DeepCopyInto(out *Container) {
 	*out = *in
 	if in.Command != nil {
@@ -115,12 +468,69 @@ func (in *Container) DeepCopyInto(out *Container) {
 		*out = make([]ContainerPort, len(*in))
 		copy(*out, *in)
 	}
+	if in.EnvFrom != nil {
+		in, out := &in.EnvFrom, &out.EnvFrom
+		*out = make([]EnvFromSource, len(*in))
+		for i := range *in {
+			(*in)[i].DeepCopyInto(&(*out)[i])
+		}
+	}
 	if in.Env != nil {
 		in, out := &in.Env, &out.Env
 		*out = make([]EnvVar, len(*in))
-		copy(*out, *in)
+		for i := range *in {
+			(*in)[i].DeepCopyInto(&(*out)[i])
+		}
 	}
 	in.Resources.DeepCopyInto(&out.Resources)
+	if in.ResizePolicy != nil {
+		in, out := &in.ResizePolicy, &out.ResizePolicy
+		*out = make([]ContainerResizePolicy, len(*in))
+		copy(*out, *in)
+	}
+	if in.RestartPolicy != nil {
+		out.RestartPolicy = new(ContainerRestartPolicy)
+		*out.RestartPolicy = *in.RestartPolicy
+	}
+	if in.RestartPolicyRules != nil {
+		in, out := &in.RestartPolicyRules, &out.RestartPolicyRules
+		*out = make([]ContainerRestartRule, len(*in))
+		for i := range *in {
+			(*in)[i].DeepCopyInto(&(*out)[i])
+		}
+	}
+	if in.VolumeMounts != nil {
+		in, out := &in.VolumeMounts, &out.VolumeMounts
+		*out = make([]VolumeMount, len(*in))
+		for i := range *in {
+			(*in)[i].DeepCopyInto(&(*out)[i])
+		}
+	}
+	if in.VolumeDevices != nil {
+		in, out := &in.VolumeDevices, &out.VolumeDevices
+		*out = make([]VolumeDevice, len(*in))
+		copy(*out, *in)
+	}
+	if in.LivenessProbe != nil {
+		out.LivenessProbe = new(Probe)
+		in.LivenessProbe.DeepCopyInto(out.LivenessProbe)
+	}
+	if in.ReadinessProbe != nil {
+		out.ReadinessProbe = new(Probe)
+		in.ReadinessProbe.DeepCopyInto(out.ReadinessProbe)
+	}
+	if in.StartupProbe != nil {
+		out.StartupProbe = new(Probe)
+		in.StartupProbe.DeepCopyInto(out.StartupProbe)
+	}
+	if in.Lifecycle != nil {
+		out.Lifecycle = new(Lifecycle)
+		in.Lifecycle.DeepCopyInto(out.Lifecycle)
+	}
+	if in.SecurityContext != nil {
+		out.SecurityContext = new(SecurityContext)
+		in.SecurityContext.DeepCopyInto(out.SecurityContext)
+	}
 }
 
 // DeepCopy returns a copy of in that shares no memory with it, or nil for nil.
@@ -129,6 +539,41 @@ func (in *Container) DeepCopy() *Container {
 		return nil
 	}
 	out := new(Container)
+	in.DeepCopyInto(out)
+	return out
+}
+
+// DeepCopyInto copies in into out; the two share no memory. in must not be nil.
+func (in *ContainerExtendedResourceRequest) DeepCopyInto(out *ContainerExtendedResourceRequest) {
+	*out = *in
+}
+
+// DeepCopy returns a copy of in that shares no memory with it, or nil for nil.
+func (in *ContainerExtendedResourceRequest) DeepCopy() *ContainerExtendedResourceRequest {
+	if in == nil {
+		return nil
+	}
+	out := new(ContainerExtendedResourceRequest)
+	in.DeepCopyInto(out)
+	return out
+}
+
+// DeepCopyInto copies in into out; the two share no memory. in must not be nil.
+func (in *ContainerImage) DeepCopyInto(out *ContainerImage) {
+	*out = *in
+	if in.Names != nil {
+		in, out := &in.Names, &out.Names
+		*out = make([]string, len(*in))
+		copy(*out, *in)
+	}
+}
+
+// DeepCopy returns a copy of in that shares no memory with it, or nil for nil.
+func (in *ContainerImage) DeepCopy() *ContainerImage {
+	if in == nil {
+		return nil
+	}
+	out := new(ContainerImage)
 	in.DeepCopyInto(out)
 	return out
 }
@@ -144,6 +589,60 @@ func (in *ContainerPort) DeepCopy() *ContainerPort {
 		return nil
 	}
 	out := new(ContainerPort)
+	in.DeepCopyInto(out)
+	return out
+}
+
+// DeepCopyInto copies in into out; the two share no memory. in must not be nil.
+func (in *ContainerResizePolicy) DeepCopyInto(out *ContainerResizePolicy) {
+	*out = *in
+}
+
+// DeepCopy returns a copy of in that shares no memory with it, or nil for nil.
+func (in *ContainerResizePolicy) DeepCopy() *ContainerResizePolicy {
+	if in == nil {
+		return nil
+	}
+	out := new(ContainerResizePolicy)
+	in.DeepCopyInto(out)
+	return out
+}
+
+// DeepCopyInto copies in into out; the two share no memory. in must not be nil.
+func (in *ContainerRestartRule) DeepCopyInto(out *ContainerRestartRule) {
+	*out = *in
+	if in.ExitCodes != nil {
+		out.ExitCodes = new(ContainerRestartRuleOnExitCodes)
+		in.ExitCodes.DeepCopyInto(out.ExitCodes)
+	}
+}
+
+// DeepCopy returns a copy of in that shares no memory with it, or nil for nil.
+func (in *ContainerRestartRule) DeepCopy() *ContainerRestartRule {
+	if in == nil {
+		return nil
+	}
+	out := new(ContainerRestartRule)
+	in.DeepCopyInto(out)
+	return out
+}
+
+// DeepCopyInto copies in into out; the two share no memory. in must not be nil.
+func (in *ContainerRestartRuleOnExitCodes) DeepCopyInto(out *ContainerRestartRuleOnExitCodes) {
+	*out = *in
+	if in.Values != nil {
+		in, out := &in.Values, &out.Values
+		*out = make([]int32, len(*in))
+		copy(*out, *in)
+	}
+}
+
+// DeepCopy returns a copy of in that shares no memory with it, or nil for nil.
+func (in *ContainerRestartRuleOnExitCodes) DeepCopy() *ContainerRestartRuleOnExitCodes {
+	if in == nil {
+		return nil
+	}
+	out := new(ContainerRestartRuleOnExitCodes)
 	in.DeepCopyInto(out)
 	return out
 }
@@ -229,6 +728,39 @@ func (in *ContainerStatus) DeepCopyInto(out *ContainerStatus) {
 		out.Started = new(bool)
 		*out.Started = *in.Started
 	}
+	if in.AllocatedResources != nil {
+		in, out := &in.AllocatedResources, &out.AllocatedResources
+		*out = make(ResourceList, len(*in))
+		for key, val := range *in {
+			(*out)[key] = val
+		}
+	}
+	if in.Resources != nil {
+		out.Resources = new(ResourceRequirements)
+		in.Resources.DeepCopyInto(out.Resources)
+	}
+	if in.VolumeMounts != nil {
+		in, out := &in.VolumeMounts, &out.VolumeMounts
+		*out = make([]VolumeMountStatus, len(*in))
+		for i := range *in {
+			(*in)[i].DeepCopyInto(&(*out)[i])
+		}
+	}
+	if in.User != nil {
+		out.User = new(ContainerUser)
+		in.User.DeepCopyInto(out.User)
+	}
+	if in.AllocatedResourcesStatus != nil {
+		in, out := &in.AllocatedResourcesStatus, &out.AllocatedResourcesStatus
+		*out = make([]ResourceStatus, len(*in))
+		for i := range *in {
+			(*in)[i].DeepCopyInto(&(*out)[i])
+		}
+	}
+	if in.StopSignal != nil {
+		out.StopSignal = new(Signal)
+		*out.StopSignal = *in.StopSignal
+	}
 }
 
 // DeepCopy returns a copy of in that shares no memory with it, or nil for nil.
@@ -237,6 +769,40 @@ func (in *ContainerStatus) DeepCopy() *ContainerStatus {
 		return nil
 	}
 	out := new(ContainerStatus)
+	in.DeepCopyInto(out)
+	return out
+}
+
+// DeepCopyInto copies in into out; the two share no memory. in must not be nil.
+func (in *ContainerUser) DeepCopyInto(out *ContainerUser) {
+	*out = *in
+	if in.Linux != nil {
+		out.Linux = new(LinuxContainerUser)
+		in.Linux.DeepCopyInto(out.Linux)
+	}
+}
+
+// DeepCopy returns a copy of in that shares no memory with it, or nil for nil.
+func (in *ContainerUser) DeepCopy() *ContainerUser {
+	if in == nil {
+		return nil
+	}
+	out := new(ContainerUser)
+	in.DeepCopyInto(out)
+	return out
+}
+
+// DeepCopyInto copies in into out; the two share no memory. in must not be nil.
+func (in *DaemonEndpoint) DeepCopyInto(out *DaemonEndpoint) {
+	*out = *in
+}
+
+// DeepCopy returns a copy of in that shares no memory with it, or nil for nil.
+func (in *DaemonEndpoint) DeepCopy() *DaemonEndpoint {
+	if in == nil {
+		return nil
+	}
+	out := new(DaemonEndpoint)
 	in.DeepCopyInto(out)
 	return out
 }
@@ -265,6 +831,10 @@ func (in *DeleteOptions) DeepCopyInto(out *DeleteOptions) {
 		*out = make([]string, len(*in))
 		copy(*out, *in)
 	}
+	if in.IgnoreStoreReadErrorWithClusterBreakingPotential != nil {
+		out.IgnoreStoreReadErrorWithClusterBreakingPotential = new(bool)
+		*out.IgnoreStoreReadErrorWithClusterBreakingPotential = *in.IgnoreStoreReadErrorWithClusterBreakingPotential
+	}
 }
 
 // DeepCopy returns a copy of in that shares no memory with it, or nil for nil.
@@ -278,8 +848,141 @@ func (in *DeleteOptions) DeepCopy() *DeleteOptions {
 }
 
 // DeepCopyInto copies in into out; the two share no memory. in must not be nil.
+func (in *DownwardAPIProjection) DeepCopyInto(out *DownwardAPIProjection) {
+	*out = *in
+	if in.Items != nil {
+		in, out := &in.Items, &out.Items
+		*out = make([]DownwardAPIVolumeFile, len(*in))
+		for i := range *in {
+			(*in)[i].DeepCopyInto(&(*out)[i])
+		}
+	}
+}
+
+// DeepCopy returns a copy of in that shares no memory with it, or nil for nil.
+func (in *DownwardAPIProjection) DeepCopy() *DownwardAPIProjection {
+	if in == nil {
+		return nil
+	}
+	out := new(DownwardAPIProjection)
+	in.DeepCopyInto(out)
+	return out
+}
+
+// DeepCopyInto copies in into out; the two share no memory. in must not be nil.
+func (in *DownwardAPIVolumeFile) DeepCopyInto(out *DownwardAPIVolumeFile) {
+	*out = *in
+	if in.FieldRef != nil {
+		out.FieldRef = new(ObjectFieldSelector)
+		*out.FieldRef = *in.FieldRef
+	}
+	if in.ResourceFieldRef != nil {
+		out.ResourceFieldRef = new(ResourceFieldSelector)
+		*out.ResourceFieldRef = *in.ResourceFieldRef
+	}
+	if in.Mode != nil {
+		out.Mode = new(int32)
+		*out.Mode = *in.Mode
+	}
+	if in.User != nil {
+		out.User = new(int64)
+		*out.User = *in.User
+	}
+}
+
+// DeepCopy returns a copy of in that shares no memory with it, or nil for nil.
+func (in *DownwardAPIVolumeFile) DeepCopy() *DownwardAPIVolumeFile {
+	if in == nil {
+		return nil
+	}
+	out := new(DownwardAPIVolumeFile)
+	in.DeepCopyInto(out)
+	return out
+}
+
+// DeepCopyInto copies in into out; the two share no memory. in must not be nil.
+func (in *DownwardAPIVolumeSource) DeepCopyInto(out *DownwardAPIVolumeSource) {
+	*out = *in
+	if in.Items != nil {
+		in, out := &in.Items, &out.Items
+		*out = make([]DownwardAPIVolumeFile, len(*in))
+		for i := range *in {
+			(*in)[i].DeepCopyInto(&(*out)[i])
+		}
+	}
+	if in.DefaultMode != nil {
+		out.DefaultMode = new(int32)
+		*out.DefaultMode = *in.DefaultMode
+	}
+	if in.DefaultUser != nil {
+		out.DefaultUser = new(int64)
+		*out.DefaultUser = *in.DefaultUser
+	}
+}
+
+// DeepCopy returns a copy of in that shares no memory with it, or nil for nil.
+func (in *DownwardAPIVolumeSource) DeepCopy() *DownwardAPIVolumeSource {
+	if in == nil {
+		return nil
+	}
+	out := new(DownwardAPIVolumeSource)
+	in.DeepCopyInto(out)
+	return out
+}
+
+// DeepCopyInto copies in into out; the two share no memory. in must not be nil.
+func (in *EmptyDirVolumeSource) DeepCopyInto(out *EmptyDirVolumeSource) {
+	*out = *in
+	if in.SizeLimit != nil {
+		out.SizeLimit = new(Quantity)
+		*out.SizeLimit = *in.SizeLimit
+	}
+	if in.Mode != nil {
+		out.Mode = new(int32)
+		*out.Mode = *in.Mode
+	}
+}
+
+// DeepCopy returns a copy of in that shares no memory with it, or nil for nil.
+func (in *EmptyDirVolumeSource) DeepCopy() *EmptyDirVolumeSource {
+	if in == nil {
+		return nil
+	}
+	out := new(EmptyDirVolumeSource)
+	in.DeepCopyInto(out)
+	return out
+}
+
+// DeepCopyInto copies in into out; the two share no memory. in must not be nil.
+func (in *EnvFromSource) DeepCopyInto(out *EnvFromSource) {
+	*out = *in
+	if in.ConfigMapRef != nil {
+		out.ConfigMapRef = new(ConfigMapEnvSource)
+		in.ConfigMapRef.DeepCopyInto(out.ConfigMapRef)
+	}
+	if in.SecretRef != nil {
+		out.SecretRef = new(SecretEnvSource)
+		in.SecretRef.DeepCopyInto(out.SecretRef)
+	}
+}
+
+// DeepCopy returns a copy of in that shares no memory with it, or nil for nil.
+func (in *EnvFromSource) DeepCopy() *EnvFromSource {
+	if in == nil {
+		return nil
+	}
+	out := new(EnvFromSource)
+	in.DeepCopyInto(out)
+	return out
+}
+
+// DeepCopyInto copies in into out; the two share no memory. in must not be nil.
 func (in *EnvVar) DeepCopyInto(out *EnvVar) {
 	*out = *in
+	if in.ValueFrom != nil {
+		out.ValueFrom = new(EnvVarSource)
+		in.ValueFrom.DeepCopyInto(out.ValueFrom)
+	}
 }
 
 // DeepCopy returns a copy of in that shares no memory with it, or nil for nil.
@@ -293,9 +996,176 @@ func (in *EnvVar) DeepCopy() *EnvVar {
 }
 
 // DeepCopyInto copies in into out; the two share no memory. in must not be nil.
+func (in *EnvVarSource) DeepCopyInto(out *EnvVarSource) {
+	*out = *in
+	if in.FieldRef != nil {
+		out.FieldRef = new(ObjectFieldSelector)
+		*out.FieldRef = *in.FieldRef
+	}
+	if in.ResourceFieldRef != nil {
+		out.ResourceFieldRef = new(ResourceFieldSelector)
+		*out.ResourceFieldRef = *in.ResourceFieldRef
+	}
+	if in.ConfigMapKeyRef != nil {
+		out.ConfigMapKeyRef = new(ConfigMapKeySelector)
+		in.ConfigMapKeyRef.DeepCopyInto(out.ConfigMapKeyRef)
+	}
+	if in.SecretKeyRef != nil {
+		out.SecretKeyRef = new(SecretKeySelector)
+		in.SecretKeyRef.DeepCopyInto(out.SecretKeyRef)
+	}
+	if in.FileKeyRef != nil {
+		out.FileKeyRef = new(FileKeySelector)
+		in.FileKeyRef.DeepCopyInto(out.FileKeyRef)
+	}
+}
+
+// DeepCopy returns a copy of in that shares no memory with it, or nil for nil.
+func (in *EnvVarSource) DeepCopy() *EnvVarSource {
+	if in == nil {
+		return nil
+	}
+	out := new(EnvVarSource)
+	in.DeepCopyInto(out)
+	return out
+}
+
+// DeepCopyInto copies in into out; the two share no memory. in must not be nil.
+func (in *EphemeralContainer) DeepCopyInto(out *EphemeralContainer) {
+	*out = *in
+	in.EphemeralContainerCommon.DeepCopyInto(&out.EphemeralContainerCommon)
+}
+
+// DeepCopy returns a copy of in that shares no memory with it, or nil for nil.
+func (in *EphemeralContainer) DeepCopy() *EphemeralContainer {
+	if in == nil {
+		return nil
+	}
+	out := new(EphemeralContainer)
+	in.DeepCopyInto(out)
+	return out
+}
+
+// DeepCopyInto copies in into out; the two share no memory. in must not be nil.
+func (in *EphemeralContainerCommon) DeepCopyInto(out *EphemeralContainerCommon) {
+	*out = *in
+	if in.Command != nil {
+		in, out := &in.Command, &out.Command
+		*out = make([]string, len(*in))
+		copy(*out, *in)
+	}
+	if in.Args != nil {
+		in, out := &in.Args, &out.Args
+		*out = make([]string, len(*in))
+		copy(*out, *in)
+	}
+	if in.Ports != nil {
+		in, out := &in.Ports, &out.Ports
+		*out = make([]ContainerPort, len(*in))
+		copy(*out, *in)
+	}
+	if in.EnvFrom != nil {
+		in, out := &in.EnvFrom, &out.EnvFrom
+		*out = make([]EnvFromSource, len(*in))
+		for i := range *in {
+			(*in)[i].DeepCopyInto(&(*out)[i])
+		}
+	}
+	if in.Env != nil {
+		in, out := &in.Env, &out.Env
+		*out = make([]EnvVar, len(*in))
+		for i := range *in {
+			(*in)[i].DeepCopyInto(&(*out)[i])
+		}
+	}
+	in.Resources.DeepCopyInto(&out.Resources)
+	if in.ResizePolicy != nil {
+		in, out := &in.ResizePolicy, &out.ResizePolicy
+		*out = make([]ContainerResizePolicy, len(*in))
+		copy(*out, *in)
+	}
+	if in.RestartPolicy != nil {
+		out.RestartPolicy = new(ContainerRestartPolicy)
+		*out.RestartPolicy = *in.RestartPolicy
+	}
+	if in.RestartPolicyRules != nil {
+		in, out := &in.RestartPolicyRules, &out.RestartPolicyRules
+		*out = make([]ContainerRestartRule, len(*in))
+		for i := range *in {
+			(*in)[i].DeepCopyInto(&(*out)[i])
+		}
+	}
+	if in.VolumeMounts != nil {
+		in, out := &in.VolumeMounts, &out.VolumeMounts
+		*out = make([]VolumeMount, len(*in))
+		for i := range *in {
+			(*in)[i].DeepCopyInto(&(*out)[i])
+		}
+	}
+	if in.VolumeDevices != nil {
+		in, out := &in.VolumeDevices, &out.VolumeDevices
+		*out = make([]VolumeDevice, len(*in))
+		copy(*out, *in)
+	}
+	if in.LivenessProbe != nil {
+		out.LivenessProbe = new(Probe)
+		in.LivenessProbe.DeepCopyInto(out.LivenessProbe)
+	}
+	if in.ReadinessProbe != nil {
+		out.ReadinessProbe = new(Probe)
+		in.ReadinessProbe.DeepCopyInto(out.ReadinessProbe)
+	}
+	if in.StartupProbe != nil {
+		out.StartupProbe = new(Probe)
+		in.StartupProbe.DeepCopyInto(out.StartupProbe)
+	}
+	if in.Lifecycle != nil {
+		out.Lifecycle = new(Lifecycle)
+		in.Lifecycle.DeepCopyInto(out.Lifecycle)
+	}
+	if in.SecurityContext != nil {
+		out.SecurityContext = new(SecurityContext)
+		in.SecurityContext.DeepCopyInto(out.SecurityContext)
+	}
+}
+
+// DeepCopy returns a copy of in that shares no memory with it, or nil for nil.
+func (in *EphemeralContainerCommon) DeepCopy() *EphemeralContainerCommon {
+	if in == nil {
+		return nil
+	}
+	out := new(EphemeralContainerCommon)
+	in.DeepCopyInto(out)
+	return out
+}
+
+// DeepCopyInto copies in into out; the two share no memory. in must not be nil.
+func (in *EphemeralVolumeSource) DeepCopyInto(out *EphemeralVolumeSource) {
+	*out = *in
+	if in.VolumeClaimTemplate != nil {
+		out.VolumeClaimTemplate = new(PersistentVolumeClaimTemplate)
+		in.VolumeClaimTemplate.DeepCopyInto(out.VolumeClaimTemplate)
+	}
+}
+
+// DeepCopy returns a copy of in that shares no memory with it, or nil for nil.
+func (in *EphemeralVolumeSource) DeepCopy() *EphemeralVolumeSource {
+	if in == nil {
+		return nil
+	}
+	out := new(EphemeralVolumeSource)
+	in.DeepCopyInto(out)
+	return out
+}
+
+// DeepCopyInto copies in into out; the two share no memory. in must not be nil.
 func (in *Event) DeepCopyInto(out *Event) {
 	*out = *in
 	in.ObjectMeta.DeepCopyInto(&out.ObjectMeta)
+	if in.Series != nil {
+		out.Series = new(EventSeries)
+		*out.Series = *in.Series
+	}
 	if in.Related != nil {
 		out.Related = new(ObjectReference)
 		*out.Related = *in.Related
@@ -321,6 +1191,21 @@ func (in *Event) DeepCopyObject() Object {
 }
 
 // DeepCopyInto copies in into out; the two share no memory. in must not be nil.
+func (in *EventSeries) DeepCopyInto(out *EventSeries) {
+	*out = *in
+}
+
+// DeepCopy returns a copy of in that shares no memory with it, or nil for nil.
+func (in *EventSeries) DeepCopy() *EventSeries {
+	if in == nil {
+		return nil
+	}
+	out := new(EventSeries)
+	in.DeepCopyInto(out)
+	return out
+}
+
+// DeepCopyInto copies in into out; the two share no memory. in must not be nil.
 func (in *EventSource) DeepCopyInto(out *EventSource) {
 	*out = *in
 }
@@ -331,6 +1216,74 @@ func (in *EventSource) DeepCopy() *EventSource {
 		return nil
 	}
 	out := new(EventSource)
+	in.DeepCopyInto(out)
+	return out
+}
+
+// DeepCopyInto copies in into out; the two share no memory. in must not be nil.
+func (in *EvictionResponder) DeepCopyInto(out *EvictionResponder) {
+	*out = *in
+	if in.Priority != nil {
+		out.Priority = new(int32)
+		*out.Priority = *in.Priority
+	}
+}
+
+// DeepCopy returns a copy of in that shares no memory with it, or nil for nil.
+func (in *EvictionResponder) DeepCopy() *EvictionResponder {
+	if in == nil {
+		return nil
+	}
+	out := new(EvictionResponder)
+	in.DeepCopyInto(out)
+	return out
+}
+
+// DeepCopyInto copies in into out; the two share no memory. in must not be nil.
+func (in *ExecAction) DeepCopyInto(out *ExecAction) {
+	*out = *in
+	if in.Command != nil {
+		in, out := &in.Command, &out.Command
+		*out = make([]string, len(*in))
+		copy(*out, *in)
+	}
+}
+
+// DeepCopy returns a copy of in that shares no memory with it, or nil for nil.
+func (in *ExecAction) DeepCopy() *ExecAction {
+	if in == nil {
+		return nil
+	}
+	out := new(ExecAction)
+	in.DeepCopyInto(out)
+	return out
+}
+
+// DeepCopyInto copies in into out; the two share no memory. in must not be nil.
+func (in *FCVolumeSource) DeepCopyInto(out *FCVolumeSource) {
+	*out = *in
+	if in.TargetWWNs != nil {
+		in, out := &in.TargetWWNs, &out.TargetWWNs
+		*out = make([]string, len(*in))
+		copy(*out, *in)
+	}
+	if in.Lun != nil {
+		out.Lun = new(int32)
+		*out.Lun = *in.Lun
+	}
+	if in.WWIDs != nil {
+		in, out := &in.WWIDs, &out.WWIDs
+		*out = make([]string, len(*in))
+		copy(*out, *in)
+	}
+}
+
+// DeepCopy returns a copy of in that shares no memory with it, or nil for nil.
+func (in *FCVolumeSource) DeepCopy() *FCVolumeSource {
+	if in == nil {
+		return nil
+	}
+	out := new(FCVolumeSource)
 	in.DeepCopyInto(out)
 	return out
 }
@@ -388,6 +1341,134 @@ func (in *FieldsV1) DeepCopy() *FieldsV1 {
 }
 
 // DeepCopyInto copies in into out; the two share no memory. in must not be nil.
+func (in *FileKeySelector) DeepCopyInto(out *FileKeySelector) {
+	*out = *in
+	if in.Optional != nil {
+		out.Optional = new(bool)
+		*out.Optional = *in.Optional
+	}
+}
+
+// DeepCopy returns a copy of in that shares no memory with it, or nil for nil.
+func (in *FileKeySelector) DeepCopy() *FileKeySelector {
+	if in == nil {
+		return nil
+	}
+	out := new(FileKeySelector)
+	in.DeepCopyInto(out)
+	return out
+}
+
+// DeepCopyInto copies in into out; the two share no memory. in must not be nil.
+func (in *FlexVolumeSource) DeepCopyInto(out *FlexVolumeSource) {
+	*out = *in
+	if in.SecretRef != nil {
+		out.SecretRef = new(LocalObjectReference)
+		*out.SecretRef = *in.SecretRef
+	}
+	if in.Options != nil {
+		in, out := &in.Options, &out.Options
+		*out = make(map[string]string, len(*in))
+		for key, val := range *in {
+			(*out)[key] = val
+		}
+	}
+}
+
+// DeepCopy returns a copy of in that shares no memory with it, or nil for nil.
+func (in *FlexVolumeSource) DeepCopy() *FlexVolumeSource {
+	if in == nil {
+		return nil
+	}
+	out := new(FlexVolumeSource)
+	in.DeepCopyInto(out)
+	return out
+}
+
+// DeepCopyInto copies in into out; the two share no memory. in must not be nil.
+func (in *FlockerVolumeSource) DeepCopyInto(out *FlockerVolumeSource) {
+	*out = *in
+}
+
+// DeepCopy returns a copy of in that shares no memory with it, or nil for nil.
+func (in *FlockerVolumeSource) DeepCopy() *FlockerVolumeSource {
+	if in == nil {
+		return nil
+	}
+	out := new(FlockerVolumeSource)
+	in.DeepCopyInto(out)
+	return out
+}
+
+// DeepCopyInto copies in into out; the two share no memory. in must not be nil.
+func (in *GCEPersistentDiskVolumeSource) DeepCopyInto(out *GCEPersistentDiskVolumeSource) {
+	*out = *in
+}
+
+// DeepCopy returns a copy of in that shares no memory with it, or nil for nil.
+func (in *GCEPersistentDiskVolumeSource) DeepCopy() *GCEPersistentDiskVolumeSource {
+	if in == nil {
+		return nil
+	}
+	out := new(GCEPersistentDiskVolumeSource)
+	in.DeepCopyInto(out)
+	return out
+}
+
+// DeepCopyInto copies in into out; the two share no memory. in must not be nil.
+func (in *GRPCAction) DeepCopyInto(out *GRPCAction) {
+	*out = *in
+	if in.Service != nil {
+		out.Service = new(string)
+		*out.Service = *in.Service
+	}
+	if in.Mode != nil {
+		out.Mode = new(GRPCProbeMode)
+		*out.Mode = *in.Mode
+	}
+}
+
+// DeepCopy returns a copy of in that shares no memory with it, or nil for nil.
+func (in *GRPCAction) DeepCopy() *GRPCAction {
+	if in == nil {
+		return nil
+	}
+	out := new(GRPCAction)
+	in.DeepCopyInto(out)
+	return out
+}
+
+// DeepCopyInto copies in into out; the two share no memory. in must not be nil.
+func (in *GitRepoVolumeSource) DeepCopyInto(out *GitRepoVolumeSource) {
+	*out = *in
+}
+
+// DeepCopy returns a copy of in that shares no memory with it, or nil for nil.
+func (in *GitRepoVolumeSource) DeepCopy() *GitRepoVolumeSource {
+	if in == nil {
+		return nil
+	}
+	out := new(GitRepoVolumeSource)
+	in.DeepCopyInto(out)
+	return out
+}
+
+// DeepCopyInto copies in into out; the two share no memory. in must not be nil.
+func (in *GlusterfsVolumeSource) DeepCopyInto(out *GlusterfsVolumeSource) {
+	*out = *in
+}
+
+// DeepCopy returns a copy of in that shares no memory with it, or nil for nil.
+func (in *GlusterfsVolumeSource) DeepCopy() *GlusterfsVolumeSource {
+	if in == nil {
+		return nil
+	}
+	out := new(GlusterfsVolumeSource)
+	in.DeepCopyInto(out)
+	return out
+}
+
+// DeepCopyInto copies in into out; the two share no memory. in must not be nil.
 func (in *GroupResource) DeepCopyInto(out *GroupResource) {
 	*out = *in
 }
@@ -403,6 +1484,157 @@ func (in *GroupResource) DeepCopy() *GroupResource {
 }
 
 // DeepCopyInto copies in into out; the two share no memory. in must not be nil.
+func (in *HTTPGetAction) DeepCopyInto(out *HTTPGetAction) {
+	*out = *in
+	if in.HTTPHeaders != nil {
+		in, out := &in.HTTPHeaders, &out.HTTPHeaders
+		*out = make([]HTTPHeader, len(*in))
+		copy(*out, *in)
+	}
+	if in.Protocol != nil {
+		out.Protocol = new(HTTPProtocol)
+		*out.Protocol = *in.Protocol
+	}
+}
+
+// DeepCopy returns a copy of in that shares no memory with it, or nil for nil.
+func (in *HTTPGetAction) DeepCopy() *HTTPGetAction {
+	if in == nil {
+		return nil
+	}
+	out := new(HTTPGetAction)
+	in.DeepCopyInto(out)
+	return out
+}
+
+// DeepCopyInto copies in into out; the two share no memory. in must not be nil.
+func (in *HTTPHeader) DeepCopyInto(out *HTTPHeader) {
+	*out = *in
+}
+
+// DeepCopy returns a copy of in that shares no memory with it, or nil for nil.
+func (in *HTTPHeader) DeepCopy() *HTTPHeader {
+	if in == nil {
+		return nil
+	}
+	out := new(HTTPHeader)
+	in.DeepCopyInto(out)
+	return out
+}
+
+// DeepCopyInto copies in into out; the two share no memory. in must not be nil.
+func (in *HostAlias) DeepCopyInto(out *HostAlias) {
+	*out = *in
+	if in.Hostnames != nil {
+		in, out := &in.Hostnames, &out.Hostnames
+		*out = make([]string, len(*in))
+		copy(*out, *in)
+	}
+}
+
+// DeepCopy returns a copy of in that shares no memory with it, or nil for nil.
+func (in *HostAlias) DeepCopy() *HostAlias {
+	if in == nil {
+		return nil
+	}
+	out := new(HostAlias)
+	in.DeepCopyInto(out)
+	return out
+}
+
+// DeepCopyInto copies in into out; the two share no memory. in must not be nil.
+func (in *HostIP) DeepCopyInto(out *HostIP) {
+	*out = *in
+}
+
+// DeepCopy returns a copy of in that shares no memory with it, or nil for nil.
+func (in *HostIP) DeepCopy() *HostIP {
+	if in == nil {
+		return nil
+	}
+	out := new(HostIP)
+	in.DeepCopyInto(out)
+	return out
+}
+
+// DeepCopyInto copies in into out; the two share no memory. in must not be nil.
+func (in *HostPathVolumeSource) DeepCopyInto(out *HostPathVolumeSource) {
+	*out = *in
+	if in.Type != nil {
+		out.Type = new(HostPathType)
+		*out.Type = *in.Type
+	}
+}
+
+// DeepCopy returns a copy of in that shares no memory with it, or nil for nil.
+func (in *HostPathVolumeSource) DeepCopy() *HostPathVolumeSource {
+	if in == nil {
+		return nil
+	}
+	out := new(HostPathVolumeSource)
+	in.DeepCopyInto(out)
+	return out
+}
+
+// DeepCopyInto copies in into out; the two share no memory. in must not be nil.
+func (in *ISCSIVolumeSource) DeepCopyInto(out *ISCSIVolumeSource) {
+	*out = *in
+	if in.Portals != nil {
+		in, out := &in.Portals, &out.Portals
+		*out = make([]string, len(*in))
+		copy(*out, *in)
+	}
+	if in.SecretRef != nil {
+		out.SecretRef = new(LocalObjectReference)
+		*out.SecretRef = *in.SecretRef
+	}
+	if in.InitiatorName != nil {
+		out.InitiatorName = new(string)
+		*out.InitiatorName = *in.InitiatorName
+	}
+}
+
+// DeepCopy returns a copy of in that shares no memory with it, or nil for nil.
+func (in *ISCSIVolumeSource) DeepCopy() *ISCSIVolumeSource {
+	if in == nil {
+		return nil
+	}
+	out := new(ISCSIVolumeSource)
+	in.DeepCopyInto(out)
+	return out
+}
+
+// DeepCopyInto copies in into out; the two share no memory. in must not be nil.
+func (in *ImageVolumeSource) DeepCopyInto(out *ImageVolumeSource) {
+	*out = *in
+}
+
+// DeepCopy returns a copy of in that shares no memory with it, or nil for nil.
+func (in *ImageVolumeSource) DeepCopy() *ImageVolumeSource {
+	if in == nil {
+		return nil
+	}
+	out := new(ImageVolumeSource)
+	in.DeepCopyInto(out)
+	return out
+}
+
+// DeepCopyInto copies in into out; the two share no memory. in must not be nil.
+func (in *ImageVolumeStatus) DeepCopyInto(out *ImageVolumeStatus) {
+	*out = *in
+}
+
+// DeepCopy returns a copy of in that shares no memory with it, or nil for nil.
+func (in *ImageVolumeStatus) DeepCopy() *ImageVolumeStatus {
+	if in == nil {
+		return nil
+	}
+	out := new(ImageVolumeStatus)
+	in.DeepCopyInto(out)
+	return out
+}
+
+// DeepCopyInto copies in into out; the two share no memory. in must not be nil.
 func (in *IntOrString) DeepCopyInto(out *IntOrString) {
 	*out = *in
 }
@@ -413,6 +1645,29 @@ func (in *IntOrString) DeepCopy() *IntOrString {
 		return nil
 	}
 	out := new(IntOrString)
+	in.DeepCopyInto(out)
+	return out
+}
+
+// DeepCopyInto copies in into out; the two share no memory. in must not be nil.
+func (in *KeyToPath) DeepCopyInto(out *KeyToPath) {
+	*out = *in
+	if in.Mode != nil {
+		out.Mode = new(int32)
+		*out.Mode = *in.Mode
+	}
+	if in.User != nil {
+		out.User = new(int64)
+		*out.User = *in.User
+	}
+}
+
+// DeepCopy returns a copy of in that shares no memory with it, or nil for nil.
+func (in *KeyToPath) DeepCopy() *KeyToPath {
+	if in == nil {
+		return nil
+	}
+	out := new(KeyToPath)
 	in.DeepCopyInto(out)
 	return out
 }
@@ -529,6 +1784,14 @@ func (in *LeaseSpec) DeepCopyInto(out *LeaseSpec) {
 		out.LeaseTransitions = new(int32)
 		*out.LeaseTransitions = *in.LeaseTransitions
 	}
+	if in.Strategy != nil {
+		out.Strategy = new(CoordinatedLeaseStrategy)
+		*out.Strategy = *in.Strategy
+	}
+	if in.PreferredHolder != nil {
+		out.PreferredHolder = new(string)
+		*out.PreferredHolder = *in.PreferredHolder
+	}
 }
 
 // DeepCopy returns a copy of in that shares no memory with it, or nil for nil.
@@ -542,11 +1805,93 @@ func (in *LeaseSpec) DeepCopy() *LeaseSpec {
 }
 
 // DeepCopyInto copies in into out; the two share no memory. in must not be nil.
+func (in *Lifecycle) DeepCopyInto(out *Lifecycle) {
+	*out = *in
+	if in.PostStart != nil {
+		out.PostStart = new(LifecycleHandler)
+		in.PostStart.DeepCopyInto(out.PostStart)
+	}
+	if in.PreStop != nil {
+		out.PreStop = new(LifecycleHandler)
+		in.PreStop.DeepCopyInto(out.PreStop)
+	}
+	if in.StopSignal != nil {
+		out.StopSignal = new(Signal)
+		*out.StopSignal = *in.StopSignal
+	}
+}
+
+// DeepCopy returns a copy of in that shares no memory with it, or nil for nil.
+func (in *Lifecycle) DeepCopy() *Lifecycle {
+	if in == nil {
+		return nil
+	}
+	out := new(Lifecycle)
+	in.DeepCopyInto(out)
+	return out
+}
+
+// DeepCopyInto copies in into out; the two share no memory. in must not be nil.
+func (in *LifecycleHandler) DeepCopyInto(out *LifecycleHandler) {
+	*out = *in
+	if in.Exec != nil {
+		out.Exec = new(ExecAction)
+		in.Exec.DeepCopyInto(out.Exec)
+	}
+	if in.HTTPGet != nil {
+		out.HTTPGet = new(HTTPGetAction)
+		in.HTTPGet.DeepCopyInto(out.HTTPGet)
+	}
+	if in.TCPSocket != nil {
+		out.TCPSocket = new(TCPSocketAction)
+		*out.TCPSocket = *in.TCPSocket
+	}
+	if in.Sleep != nil {
+		out.Sleep = new(SleepAction)
+		*out.Sleep = *in.Sleep
+	}
+}
+
+// DeepCopy returns a copy of in that shares no memory with it, or nil for nil.
+func (in *LifecycleHandler) DeepCopy() *LifecycleHandler {
+	if in == nil {
+		return nil
+	}
+	out := new(LifecycleHandler)
+	in.DeepCopyInto(out)
+	return out
+}
+
+// DeepCopyInto copies in into out; the two share no memory. in must not be nil.
+func (in *LinuxContainerUser) DeepCopyInto(out *LinuxContainerUser) {
+	*out = *in
+	if in.SupplementalGroups != nil {
+		in, out := &in.SupplementalGroups, &out.SupplementalGroups
+		*out = make([]int64, len(*in))
+		copy(*out, *in)
+	}
+}
+
+// DeepCopy returns a copy of in that shares no memory with it, or nil for nil.
+func (in *LinuxContainerUser) DeepCopy() *LinuxContainerUser {
+	if in == nil {
+		return nil
+	}
+	out := new(LinuxContainerUser)
+	in.DeepCopyInto(out)
+	return out
+}
+
+// DeepCopyInto copies in into out; the two share no memory. in must not be nil.
 func (in *ListMeta) DeepCopyInto(out *ListMeta) {
 	*out = *in
 	if in.RemainingItemCount != nil {
 		out.RemainingItemCount = new(int64)
 		*out.RemainingItemCount = *in.RemainingItemCount
+	}
+	if in.ShardInfo != nil {
+		out.ShardInfo = new(ShardInfo)
+		*out.ShardInfo = *in.ShardInfo
 	}
 }
 
@@ -584,6 +1929,44 @@ func (in *ListOptions) DeepCopy() *ListOptions {
 }
 
 // DeepCopyInto copies in into out; the two share no memory. in must not be nil.
+func (in *LocalObjectReference) DeepCopyInto(out *LocalObjectReference) {
+	*out = *in
+}
+
+// DeepCopy returns a copy of in that shares no memory with it, or nil for nil.
+func (in *LocalObjectReference) DeepCopy() *LocalObjectReference {
+	if in == nil {
+		return nil
+	}
+	out := new(LocalObjectReference)
+	in.DeepCopyInto(out)
+	return out
+}
+
+// DeepCopyInto copies in into out; the two share no memory. in must not be nil.
+func (in *ManagedFieldsEntry) DeepCopyInto(out *ManagedFieldsEntry) {
+	*out = *in
+	if in.Time != nil {
+		out.Time = new(Time)
+		*out.Time = *in.Time
+	}
+	if in.FieldsV1 != nil {
+		out.FieldsV1 = new(FieldsV1)
+		in.FieldsV1.DeepCopyInto(out.FieldsV1)
+	}
+}
+
+// DeepCopy returns a copy of in that shares no memory with it, or nil for nil.
+func (in *ManagedFieldsEntry) DeepCopy() *ManagedFieldsEntry {
+	if in == nil {
+		return nil
+	}
+	out := new(ManagedFieldsEntry)
+	in.DeepCopyInto(out)
+	return out
+}
+
+// DeepCopyInto copies in into out; the two share no memory. in must not be nil.
 func (in *MicroTime) DeepCopyInto(out *MicroTime) {
 	*out = *in
 }
@@ -599,10 +1982,26 @@ func (in *MicroTime) DeepCopy() *MicroTime {
 }
 
 // DeepCopyInto copies in into out; the two share no memory. in must not be nil.
+func (in *NFSVolumeSource) DeepCopyInto(out *NFSVolumeSource) {
+	*out = *in
+}
+
+// DeepCopy returns a copy of in that shares no memory with it, or nil for nil.
+func (in *NFSVolumeSource) DeepCopy() *NFSVolumeSource {
+	if in == nil {
+		return nil
+	}
+	out := new(NFSVolumeSource)
+	in.DeepCopyInto(out)
+	return out
+}
+
+// DeepCopyInto copies in into out; the two share no memory. in must not be nil.
 func (in *Namespace) DeepCopyInto(out *Namespace) {
 	*out = *in
 	in.ObjectMeta.DeepCopyInto(&out.ObjectMeta)
 	in.Spec.DeepCopyInto(&out.Spec)
+	in.Status.DeepCopyInto(&out.Status)
 }
 
 // DeepCopy returns a copy of in that shares no memory with it, or nil for nil.
@@ -621,6 +2020,21 @@ func (in *Namespace) DeepCopyObject() Object {
 		return c
 	}
 	return nil
+}
+
+// DeepCopyInto copies in into out; the two share no memory. in must not be nil.
+func (in *NamespaceCondition) DeepCopyInto(out *NamespaceCondition) {
+	*out = *in
+}
+
+// DeepCopy returns a copy of in that shares no memory with it, or nil for nil.
+func (in *NamespaceCondition) DeepCopy() *NamespaceCondition {
+	if in == nil {
+		return nil
+	}
+	out := new(NamespaceCondition)
+	in.DeepCopyInto(out)
+	return out
 }
 
 // DeepCopyInto copies in into out; the two share no memory. in must not be nil.
@@ -646,6 +2060,11 @@ func (in *NamespaceSpec) DeepCopy() *NamespaceSpec {
 // DeepCopyInto copies in into out; the two share no memory. in must not be nil.
 func (in *NamespaceStatus) DeepCopyInto(out *NamespaceStatus) {
 	*out = *in
+	if in.Conditions != nil {
+		in, out := &in.Conditions, &out.Conditions
+		*out = make([]NamespaceCondition, len(*in))
+		copy(*out, *in)
+	}
 }
 
 // DeepCopy returns a copy of in that shares no memory with it, or nil for nil.
@@ -706,6 +2125,13 @@ func (in *NodeAffinity) DeepCopyInto(out *NodeAffinity) {
 		out.RequiredDuringSchedulingIgnoredDuringExecution = new(NodeSelector)
 		in.RequiredDuringSchedulingIgnoredDuringExecution.DeepCopyInto(out.RequiredDuringSchedulingIgnoredDuringExecution)
 	}
+	if in.PreferredDuringSchedulingIgnoredDuringExecution != nil {
+		in, out := &in.PreferredDuringSchedulingIgnoredDuringExecution, &out.PreferredDuringSchedulingIgnoredDuringExecution
+		*out = make([]PreferredSchedulingTerm, len(*in))
+		for i := range *in {
+			(*in)[i].DeepCopyInto(&(*out)[i])
+		}
+	}
 }
 
 // DeepCopy returns a copy of in that shares no memory with it, or nil for nil.
@@ -714,6 +2140,82 @@ func (in *NodeAffinity) DeepCopy() *NodeAffinity {
 		return nil
 	}
 	out := new(NodeAffinity)
+	in.DeepCopyInto(out)
+	return out
+}
+
+// DeepCopyInto copies in into out; the two share no memory. in must not be nil.
+func (in *NodeAllocatableMappedResources) DeepCopyInto(out *NodeAllocatableMappedResources) {
+	*out = *in
+	if in.Quantity != nil {
+		out.Quantity = new(Quantity)
+		*out.Quantity = *in.Quantity
+	}
+}
+
+// DeepCopy returns a copy of in that shares no memory with it, or nil for nil.
+func (in *NodeAllocatableMappedResources) DeepCopy() *NodeAllocatableMappedResources {
+	if in == nil {
+		return nil
+	}
+	out := new(NodeAllocatableMappedResources)
+	in.DeepCopyInto(out)
+	return out
+}
+
+// DeepCopyInto copies in into out; the two share no memory. in must not be nil.
+func (in *NodeAllocatableOverheadResources) DeepCopyInto(out *NodeAllocatableOverheadResources) {
+	*out = *in
+	if in.PerPod != nil {
+		out.PerPod = new(Quantity)
+		*out.PerPod = *in.PerPod
+	}
+	if in.PerContainer != nil {
+		out.PerContainer = new(Quantity)
+		*out.PerContainer = *in.PerContainer
+	}
+}
+
+// DeepCopy returns a copy of in that shares no memory with it, or nil for nil.
+func (in *NodeAllocatableOverheadResources) DeepCopy() *NodeAllocatableOverheadResources {
+	if in == nil {
+		return nil
+	}
+	out := new(NodeAllocatableOverheadResources)
+	in.DeepCopyInto(out)
+	return out
+}
+
+// DeepCopyInto copies in into out; the two share no memory. in must not be nil.
+func (in *NodeAllocatableResourceClaimStatus) DeepCopyInto(out *NodeAllocatableResourceClaimStatus) {
+	*out = *in
+	if in.Containers != nil {
+		in, out := &in.Containers, &out.Containers
+		*out = make([]string, len(*in))
+		copy(*out, *in)
+	}
+	if in.Mapping != nil {
+		in, out := &in.Mapping, &out.Mapping
+		*out = make([]NodeAllocatableMappedResources, len(*in))
+		for i := range *in {
+			(*in)[i].DeepCopyInto(&(*out)[i])
+		}
+	}
+	if in.Overhead != nil {
+		in, out := &in.Overhead, &out.Overhead
+		*out = make([]NodeAllocatableOverheadResources, len(*in))
+		for i := range *in {
+			(*in)[i].DeepCopyInto(&(*out)[i])
+		}
+	}
+}
+
+// DeepCopy returns a copy of in that shares no memory with it, or nil for nil.
+func (in *NodeAllocatableResourceClaimStatus) DeepCopy() *NodeAllocatableResourceClaimStatus {
+	if in == nil {
+		return nil
+	}
+	out := new(NodeAllocatableResourceClaimStatus)
 	in.DeepCopyInto(out)
 	return out
 }
@@ -729,6 +2231,148 @@ func (in *NodeCondition) DeepCopy() *NodeCondition {
 		return nil
 	}
 	out := new(NodeCondition)
+	in.DeepCopyInto(out)
+	return out
+}
+
+// DeepCopyInto copies in into out; the two share no memory. in must not be nil.
+func (in *NodeConfigSource) DeepCopyInto(out *NodeConfigSource) {
+	*out = *in
+	if in.ConfigMap != nil {
+		out.ConfigMap = new(ConfigMapNodeConfigSource)
+		*out.ConfigMap = *in.ConfigMap
+	}
+}
+
+// DeepCopy returns a copy of in that shares no memory with it, or nil for nil.
+func (in *NodeConfigSource) DeepCopy() *NodeConfigSource {
+	if in == nil {
+		return nil
+	}
+	out := new(NodeConfigSource)
+	in.DeepCopyInto(out)
+	return out
+}
+
+// DeepCopyInto copies in into out; the two share no memory. in must not be nil.
+func (in *NodeConfigStatus) DeepCopyInto(out *NodeConfigStatus) {
+	*out = *in
+	if in.Assigned != nil {
+		out.Assigned = new(NodeConfigSource)
+		in.Assigned.DeepCopyInto(out.Assigned)
+	}
+	if in.Active != nil {
+		out.Active = new(NodeConfigSource)
+		in.Active.DeepCopyInto(out.Active)
+	}
+	if in.LastKnownGood != nil {
+		out.LastKnownGood = new(NodeConfigSource)
+		in.LastKnownGood.DeepCopyInto(out.LastKnownGood)
+	}
+}
+
+// DeepCopy returns a copy of in that shares no memory with it, or nil for nil.
+func (in *NodeConfigStatus) DeepCopy() *NodeConfigStatus {
+	if in == nil {
+		return nil
+	}
+	out := new(NodeConfigStatus)
+	in.DeepCopyInto(out)
+	return out
+}
+
+// DeepCopyInto copies in into out; the two share no memory. in must not be nil.
+func (in *NodeDaemonEndpoints) DeepCopyInto(out *NodeDaemonEndpoints) {
+	*out = *in
+}
+
+// DeepCopy returns a copy of in that shares no memory with it, or nil for nil.
+func (in *NodeDaemonEndpoints) DeepCopy() *NodeDaemonEndpoints {
+	if in == nil {
+		return nil
+	}
+	out := new(NodeDaemonEndpoints)
+	in.DeepCopyInto(out)
+	return out
+}
+
+// DeepCopyInto copies in into out; the two share no memory. in must not be nil.
+func (in *NodeFeatures) DeepCopyInto(out *NodeFeatures) {
+	*out = *in
+	if in.SupplementalGroupsPolicy != nil {
+		out.SupplementalGroupsPolicy = new(bool)
+		*out.SupplementalGroupsPolicy = *in.SupplementalGroupsPolicy
+	}
+}
+
+// DeepCopy returns a copy of in that shares no memory with it, or nil for nil.
+func (in *NodeFeatures) DeepCopy() *NodeFeatures {
+	if in == nil {
+		return nil
+	}
+	out := new(NodeFeatures)
+	in.DeepCopyInto(out)
+	return out
+}
+
+// DeepCopyInto copies in into out; the two share no memory. in must not be nil.
+func (in *NodePodPreemptionPolicy) DeepCopyInto(out *NodePodPreemptionPolicy) {
+	*out = *in
+	if in.DisableResizePreemption != nil {
+		in, out := &in.DisableResizePreemption, &out.DisableResizePreemption
+		*out = make([]string, len(*in))
+		copy(*out, *in)
+	}
+}
+
+// DeepCopy returns a copy of in that shares no memory with it, or nil for nil.
+func (in *NodePodPreemptionPolicy) DeepCopy() *NodePodPreemptionPolicy {
+	if in == nil {
+		return nil
+	}
+	out := new(NodePodPreemptionPolicy)
+	in.DeepCopyInto(out)
+	return out
+}
+
+// DeepCopyInto copies in into out; the two share no memory. in must not be nil.
+func (in *NodeRuntimeHandler) DeepCopyInto(out *NodeRuntimeHandler) {
+	*out = *in
+	if in.Features != nil {
+		out.Features = new(NodeRuntimeHandlerFeatures)
+		in.Features.DeepCopyInto(out.Features)
+	}
+}
+
+// DeepCopy returns a copy of in that shares no memory with it, or nil for nil.
+func (in *NodeRuntimeHandler) DeepCopy() *NodeRuntimeHandler {
+	if in == nil {
+		return nil
+	}
+	out := new(NodeRuntimeHandler)
+	in.DeepCopyInto(out)
+	return out
+}
+
+// DeepCopyInto copies in into out; the two share no memory. in must not be nil.
+func (in *NodeRuntimeHandlerFeatures) DeepCopyInto(out *NodeRuntimeHandlerFeatures) {
+	*out = *in
+	if in.RecursiveReadOnlyMounts != nil {
+		out.RecursiveReadOnlyMounts = new(bool)
+		*out.RecursiveReadOnlyMounts = *in.RecursiveReadOnlyMounts
+	}
+	if in.UserNamespaces != nil {
+		out.UserNamespaces = new(bool)
+		*out.UserNamespaces = *in.UserNamespaces
+	}
+}
+
+// DeepCopy returns a copy of in that shares no memory with it, or nil for nil.
+func (in *NodeRuntimeHandlerFeatures) DeepCopy() *NodeRuntimeHandlerFeatures {
+	if in == nil {
+		return nil
+	}
+	out := new(NodeRuntimeHandlerFeatures)
 	in.DeepCopyInto(out)
 	return out
 }
@@ -819,6 +2463,14 @@ func (in *NodeSpec) DeepCopyInto(out *NodeSpec) {
 			(*in)[i].DeepCopyInto(&(*out)[i])
 		}
 	}
+	if in.ConfigSource != nil {
+		out.ConfigSource = new(NodeConfigSource)
+		in.ConfigSource.DeepCopyInto(out.ConfigSource)
+	}
+	if in.PodPreemptionPolicy != nil {
+		out.PodPreemptionPolicy = new(NodePodPreemptionPolicy)
+		in.PodPreemptionPolicy.DeepCopyInto(out.PodPreemptionPolicy)
+	}
 }
 
 // DeepCopy returns a copy of in that shares no memory with it, or nil for nil.
@@ -858,6 +2510,44 @@ func (in *NodeStatus) DeepCopyInto(out *NodeStatus) {
 		*out = make([]NodeAddress, len(*in))
 		copy(*out, *in)
 	}
+	in.NodeInfo.DeepCopyInto(&out.NodeInfo)
+	if in.Images != nil {
+		in, out := &in.Images, &out.Images
+		*out = make([]ContainerImage, len(*in))
+		for i := range *in {
+			(*in)[i].DeepCopyInto(&(*out)[i])
+		}
+	}
+	if in.VolumesInUse != nil {
+		in, out := &in.VolumesInUse, &out.VolumesInUse
+		*out = make([]UniqueVolumeName, len(*in))
+		copy(*out, *in)
+	}
+	if in.VolumesAttached != nil {
+		in, out := &in.VolumesAttached, &out.VolumesAttached
+		*out = make([]AttachedVolume, len(*in))
+		copy(*out, *in)
+	}
+	if in.Config != nil {
+		out.Config = new(NodeConfigStatus)
+		in.Config.DeepCopyInto(out.Config)
+	}
+	if in.RuntimeHandlers != nil {
+		in, out := &in.RuntimeHandlers, &out.RuntimeHandlers
+		*out = make([]NodeRuntimeHandler, len(*in))
+		for i := range *in {
+			(*in)[i].DeepCopyInto(&(*out)[i])
+		}
+	}
+	if in.Features != nil {
+		out.Features = new(NodeFeatures)
+		in.Features.DeepCopyInto(out.Features)
+	}
+	if in.DeclaredFeatures != nil {
+		in, out := &in.DeclaredFeatures, &out.DeclaredFeatures
+		*out = make([]string, len(*in))
+		copy(*out, *in)
+	}
 }
 
 // DeepCopy returns a copy of in that shares no memory with it, or nil for nil.
@@ -871,8 +2561,35 @@ func (in *NodeStatus) DeepCopy() *NodeStatus {
 }
 
 // DeepCopyInto copies in into out; the two share no memory. in must not be nil.
+func (in *NodeSwapStatus) DeepCopyInto(out *NodeSwapStatus) {
+	*out = *in
+	if in.Capacity != nil {
+		out.Capacity = new(int64)
+		*out.Capacity = *in.Capacity
+	}
+}
+
+// DeepCopy returns a copy of in that shares no memory with it, or nil for nil.
+func (in *NodeSwapStatus) DeepCopy() *NodeSwapStatus {
+	if in == nil {
+		return nil
+	}
+	out := new(NodeSwapStatus)
+	in.DeepCopyInto(out)
+	return out
+}
+
+// DeepCopyInto copies in into out; the two share no memory. in must not be nil.
 func (in *NodeSystemInfo) DeepCopyInto(out *NodeSystemInfo) {
 	*out = *in
+	if in.Swap != nil {
+		out.Swap = new(NodeSwapStatus)
+		in.Swap.DeepCopyInto(out.Swap)
+	}
+	if in.RunningInUserNamespace != nil {
+		out.RunningInUserNamespace = new(bool)
+		*out.RunningInUserNamespace = *in.RunningInUserNamespace
+	}
 }
 
 // DeepCopy returns a copy of in that shares no memory with it, or nil for nil.
@@ -881,6 +2598,21 @@ func (in *NodeSystemInfo) DeepCopy() *NodeSystemInfo {
 		return nil
 	}
 	out := new(NodeSystemInfo)
+	in.DeepCopyInto(out)
+	return out
+}
+
+// DeepCopyInto copies in into out; the two share no memory. in must not be nil.
+func (in *ObjectFieldSelector) DeepCopyInto(out *ObjectFieldSelector) {
+	*out = *in
+}
+
+// DeepCopy returns a copy of in that shares no memory with it, or nil for nil.
+func (in *ObjectFieldSelector) DeepCopy() *ObjectFieldSelector {
+	if in == nil {
+		return nil
+	}
+	out := new(ObjectFieldSelector)
 	in.DeepCopyInto(out)
 	return out
 }
@@ -921,6 +2653,13 @@ func (in *ObjectMeta) DeepCopyInto(out *ObjectMeta) {
 		in, out := &in.Finalizers, &out.Finalizers
 		*out = make([]string, len(*in))
 		copy(*out, *in)
+	}
+	if in.ManagedFields != nil {
+		in, out := &in.ManagedFields, &out.ManagedFields
+		*out = make([]ManagedFieldsEntry, len(*in))
+		for i := range *in {
+			(*in)[i].DeepCopyInto(&(*out)[i])
+		}
 	}
 }
 
@@ -973,6 +2712,98 @@ func (in *OwnerReference) DeepCopy() *OwnerReference {
 }
 
 // DeepCopyInto copies in into out; the two share no memory. in must not be nil.
+func (in *PersistentVolumeClaimSpec) DeepCopyInto(out *PersistentVolumeClaimSpec) {
+	*out = *in
+	if in.AccessModes != nil {
+		in, out := &in.AccessModes, &out.AccessModes
+		*out = make([]PersistentVolumeAccessMode, len(*in))
+		copy(*out, *in)
+	}
+	if in.Selector != nil {
+		out.Selector = new(LabelSelector)
+		in.Selector.DeepCopyInto(out.Selector)
+	}
+	in.Resources.DeepCopyInto(&out.Resources)
+	if in.StorageClassName != nil {
+		out.StorageClassName = new(string)
+		*out.StorageClassName = *in.StorageClassName
+	}
+	if in.VolumeMode != nil {
+		out.VolumeMode = new(PersistentVolumeMode)
+		*out.VolumeMode = *in.VolumeMode
+	}
+	if in.DataSource != nil {
+		out.DataSource = new(TypedLocalObjectReference)
+		in.DataSource.DeepCopyInto(out.DataSource)
+	}
+	if in.DataSourceRef != nil {
+		out.DataSourceRef = new(TypedObjectReference)
+		in.DataSourceRef.DeepCopyInto(out.DataSourceRef)
+	}
+	if in.VolumeAttributesClassName != nil {
+		out.VolumeAttributesClassName = new(string)
+		*out.VolumeAttributesClassName = *in.VolumeAttributesClassName
+	}
+}
+
+// DeepCopy returns a copy of in that shares no memory with it, or nil for nil.
+func (in *PersistentVolumeClaimSpec) DeepCopy() *PersistentVolumeClaimSpec {
+	if in == nil {
+		return nil
+	}
+	out := new(PersistentVolumeClaimSpec)
+	in.DeepCopyInto(out)
+	return out
+}
+
+// DeepCopyInto copies in into out; the two share no memory. in must not be nil.
+func (in *PersistentVolumeClaimTemplate) DeepCopyInto(out *PersistentVolumeClaimTemplate) {
+	*out = *in
+	in.ObjectMeta.DeepCopyInto(&out.ObjectMeta)
+	in.Spec.DeepCopyInto(&out.Spec)
+}
+
+// DeepCopy returns a copy of in that shares no memory with it, or nil for nil.
+func (in *PersistentVolumeClaimTemplate) DeepCopy() *PersistentVolumeClaimTemplate {
+	if in == nil {
+		return nil
+	}
+	out := new(PersistentVolumeClaimTemplate)
+	in.DeepCopyInto(out)
+	return out
+}
+
+// DeepCopyInto copies in into out; the two share no memory. in must not be nil.
+func (in *PersistentVolumeClaimVolumeSource) DeepCopyInto(out *PersistentVolumeClaimVolumeSource) {
+	*out = *in
+}
+
+// DeepCopy returns a copy of in that shares no memory with it, or nil for nil.
+func (in *PersistentVolumeClaimVolumeSource) DeepCopy() *PersistentVolumeClaimVolumeSource {
+	if in == nil {
+		return nil
+	}
+	out := new(PersistentVolumeClaimVolumeSource)
+	in.DeepCopyInto(out)
+	return out
+}
+
+// DeepCopyInto copies in into out; the two share no memory. in must not be nil.
+func (in *PhotonPersistentDiskVolumeSource) DeepCopyInto(out *PhotonPersistentDiskVolumeSource) {
+	*out = *in
+}
+
+// DeepCopy returns a copy of in that shares no memory with it, or nil for nil.
+func (in *PhotonPersistentDiskVolumeSource) DeepCopy() *PhotonPersistentDiskVolumeSource {
+	if in == nil {
+		return nil
+	}
+	out := new(PhotonPersistentDiskVolumeSource)
+	in.DeepCopyInto(out)
+	return out
+}
+
+// DeepCopyInto copies in into out; the two share no memory. in must not be nil.
 func (in *Pod) DeepCopyInto(out *Pod) {
 	*out = *in
 	in.ObjectMeta.DeepCopyInto(&out.ObjectMeta)
@@ -999,6 +2830,132 @@ func (in *Pod) DeepCopyObject() Object {
 }
 
 // DeepCopyInto copies in into out; the two share no memory. in must not be nil.
+func (in *PodAffinity) DeepCopyInto(out *PodAffinity) {
+	*out = *in
+	if in.RequiredDuringSchedulingIgnoredDuringExecution != nil {
+		in, out := &in.RequiredDuringSchedulingIgnoredDuringExecution, &out.RequiredDuringSchedulingIgnoredDuringExecution
+		*out = make([]PodAffinityTerm, len(*in))
+		for i := range *in {
+			(*in)[i].DeepCopyInto(&(*out)[i])
+		}
+	}
+	if in.PreferredDuringSchedulingIgnoredDuringExecution != nil {
+		in, out := &in.PreferredDuringSchedulingIgnoredDuringExecution, &out.PreferredDuringSchedulingIgnoredDuringExecution
+		*out = make([]WeightedPodAffinityTerm, len(*in))
+		for i := range *in {
+			(*in)[i].DeepCopyInto(&(*out)[i])
+		}
+	}
+}
+
+// DeepCopy returns a copy of in that shares no memory with it, or nil for nil.
+func (in *PodAffinity) DeepCopy() *PodAffinity {
+	if in == nil {
+		return nil
+	}
+	out := new(PodAffinity)
+	in.DeepCopyInto(out)
+	return out
+}
+
+// DeepCopyInto copies in into out; the two share no memory. in must not be nil.
+func (in *PodAffinityTerm) DeepCopyInto(out *PodAffinityTerm) {
+	*out = *in
+	if in.LabelSelector != nil {
+		out.LabelSelector = new(LabelSelector)
+		in.LabelSelector.DeepCopyInto(out.LabelSelector)
+	}
+	if in.Namespaces != nil {
+		in, out := &in.Namespaces, &out.Namespaces
+		*out = make([]string, len(*in))
+		copy(*out, *in)
+	}
+	if in.NamespaceSelector != nil {
+		out.NamespaceSelector = new(LabelSelector)
+		in.NamespaceSelector.DeepCopyInto(out.NamespaceSelector)
+	}
+	if in.MatchLabelKeys != nil {
+		in, out := &in.MatchLabelKeys, &out.MatchLabelKeys
+		*out = make([]string, len(*in))
+		copy(*out, *in)
+	}
+	if in.MismatchLabelKeys != nil {
+		in, out := &in.MismatchLabelKeys, &out.MismatchLabelKeys
+		*out = make([]string, len(*in))
+		copy(*out, *in)
+	}
+}
+
+// DeepCopy returns a copy of in that shares no memory with it, or nil for nil.
+func (in *PodAffinityTerm) DeepCopy() *PodAffinityTerm {
+	if in == nil {
+		return nil
+	}
+	out := new(PodAffinityTerm)
+	in.DeepCopyInto(out)
+	return out
+}
+
+// DeepCopyInto copies in into out; the two share no memory. in must not be nil.
+func (in *PodAntiAffinity) DeepCopyInto(out *PodAntiAffinity) {
+	*out = *in
+	if in.RequiredDuringSchedulingIgnoredDuringExecution != nil {
+		in, out := &in.RequiredDuringSchedulingIgnoredDuringExecution, &out.RequiredDuringSchedulingIgnoredDuringExecution
+		*out = make([]PodAffinityTerm, len(*in))
+		for i := range *in {
+			(*in)[i].DeepCopyInto(&(*out)[i])
+		}
+	}
+	if in.PreferredDuringSchedulingIgnoredDuringExecution != nil {
+		in, out := &in.PreferredDuringSchedulingIgnoredDuringExecution, &out.PreferredDuringSchedulingIgnoredDuringExecution
+		*out = make([]WeightedPodAffinityTerm, len(*in))
+		for i := range *in {
+			(*in)[i].DeepCopyInto(&(*out)[i])
+		}
+	}
+}
+
+// DeepCopy returns a copy of in that shares no memory with it, or nil for nil.
+func (in *PodAntiAffinity) DeepCopy() *PodAntiAffinity {
+	if in == nil {
+		return nil
+	}
+	out := new(PodAntiAffinity)
+	in.DeepCopyInto(out)
+	return out
+}
+
+// DeepCopyInto copies in into out; the two share no memory. in must not be nil.
+func (in *PodCertificateProjection) DeepCopyInto(out *PodCertificateProjection) {
+	*out = *in
+	if in.MaxExpirationSeconds != nil {
+		out.MaxExpirationSeconds = new(int32)
+		*out.MaxExpirationSeconds = *in.MaxExpirationSeconds
+	}
+	if in.UserAnnotations != nil {
+		in, out := &in.UserAnnotations, &out.UserAnnotations
+		*out = make(map[string]string, len(*in))
+		for key, val := range *in {
+			(*out)[key] = val
+		}
+	}
+	if in.User != nil {
+		out.User = new(int64)
+		*out.User = *in.User
+	}
+}
+
+// DeepCopy returns a copy of in that shares no memory with it, or nil for nil.
+func (in *PodCertificateProjection) DeepCopy() *PodCertificateProjection {
+	if in == nil {
+		return nil
+	}
+	out := new(PodCertificateProjection)
+	in.DeepCopyInto(out)
+	return out
+}
+
+// DeepCopyInto copies in into out; the two share no memory. in must not be nil.
 func (in *PodCondition) DeepCopyInto(out *PodCondition) {
 	*out = *in
 }
@@ -1009,6 +2966,77 @@ func (in *PodCondition) DeepCopy() *PodCondition {
 		return nil
 	}
 	out := new(PodCondition)
+	in.DeepCopyInto(out)
+	return out
+}
+
+// DeepCopyInto copies in into out; the two share no memory. in must not be nil.
+func (in *PodDNSConfig) DeepCopyInto(out *PodDNSConfig) {
+	*out = *in
+	if in.Nameservers != nil {
+		in, out := &in.Nameservers, &out.Nameservers
+		*out = make([]string, len(*in))
+		copy(*out, *in)
+	}
+	if in.Searches != nil {
+		in, out := &in.Searches, &out.Searches
+		*out = make([]string, len(*in))
+		copy(*out, *in)
+	}
+	if in.Options != nil {
+		in, out := &in.Options, &out.Options
+		*out = make([]PodDNSConfigOption, len(*in))
+		for i := range *in {
+			(*in)[i].DeepCopyInto(&(*out)[i])
+		}
+	}
+}
+
+// DeepCopy returns a copy of in that shares no memory with it, or nil for nil.
+func (in *PodDNSConfig) DeepCopy() *PodDNSConfig {
+	if in == nil {
+		return nil
+	}
+	out := new(PodDNSConfig)
+	in.DeepCopyInto(out)
+	return out
+}
+
+// DeepCopyInto copies in into out; the two share no memory. in must not be nil.
+func (in *PodDNSConfigOption) DeepCopyInto(out *PodDNSConfigOption) {
+	*out = *in
+	if in.Value != nil {
+		out.Value = new(string)
+		*out.Value = *in.Value
+	}
+}
+
+// DeepCopy returns a copy of in that shares no memory with it, or nil for nil.
+func (in *PodDNSConfigOption) DeepCopy() *PodDNSConfigOption {
+	if in == nil {
+		return nil
+	}
+	out := new(PodDNSConfigOption)
+	in.DeepCopyInto(out)
+	return out
+}
+
+// DeepCopyInto copies in into out; the two share no memory. in must not be nil.
+func (in *PodExtendedResourceClaimStatus) DeepCopyInto(out *PodExtendedResourceClaimStatus) {
+	*out = *in
+	if in.RequestMappings != nil {
+		in, out := &in.RequestMappings, &out.RequestMappings
+		*out = make([]ContainerExtendedResourceRequest, len(*in))
+		copy(*out, *in)
+	}
+}
+
+// DeepCopy returns a copy of in that shares no memory with it, or nil for nil.
+func (in *PodExtendedResourceClaimStatus) DeepCopy() *PodExtendedResourceClaimStatus {
+	if in == nil {
+		return nil
+	}
+	out := new(PodExtendedResourceClaimStatus)
 	in.DeepCopyInto(out)
 	return out
 }
@@ -1029,11 +3057,207 @@ func (in *PodIP) DeepCopy() *PodIP {
 }
 
 // DeepCopyInto copies in into out; the two share no memory. in must not be nil.
+func (in *PodOS) DeepCopyInto(out *PodOS) {
+	*out = *in
+}
+
+// DeepCopy returns a copy of in that shares no memory with it, or nil for nil.
+func (in *PodOS) DeepCopy() *PodOS {
+	if in == nil {
+		return nil
+	}
+	out := new(PodOS)
+	in.DeepCopyInto(out)
+	return out
+}
+
+// DeepCopyInto copies in into out; the two share no memory. in must not be nil.
+func (in *PodReadinessGate) DeepCopyInto(out *PodReadinessGate) {
+	*out = *in
+}
+
+// DeepCopy returns a copy of in that shares no memory with it, or nil for nil.
+func (in *PodReadinessGate) DeepCopy() *PodReadinessGate {
+	if in == nil {
+		return nil
+	}
+	out := new(PodReadinessGate)
+	in.DeepCopyInto(out)
+	return out
+}
+
+// DeepCopyInto copies in into out; the two share no memory. in must not be nil.
+func (in *PodResourceClaim) DeepCopyInto(out *PodResourceClaim) {
+	*out = *in
+	if in.ResourceClaimName != nil {
+		out.ResourceClaimName = new(string)
+		*out.ResourceClaimName = *in.ResourceClaimName
+	}
+	if in.ResourceClaimTemplateName != nil {
+		out.ResourceClaimTemplateName = new(string)
+		*out.ResourceClaimTemplateName = *in.ResourceClaimTemplateName
+	}
+}
+
+// DeepCopy returns a copy of in that shares no memory with it, or nil for nil.
+func (in *PodResourceClaim) DeepCopy() *PodResourceClaim {
+	if in == nil {
+		return nil
+	}
+	out := new(PodResourceClaim)
+	in.DeepCopyInto(out)
+	return out
+}
+
+// DeepCopyInto copies in into out; the two share no memory. in must not be nil.
+func (in *PodResourceClaimStatus) DeepCopyInto(out *PodResourceClaimStatus) {
+	*out = *in
+	if in.ResourceClaimName != nil {
+		out.ResourceClaimName = new(string)
+		*out.ResourceClaimName = *in.ResourceClaimName
+	}
+}
+
+// DeepCopy returns a copy of in that shares no memory with it, or nil for nil.
+func (in *PodResourceClaimStatus) DeepCopy() *PodResourceClaimStatus {
+	if in == nil {
+		return nil
+	}
+	out := new(PodResourceClaimStatus)
+	in.DeepCopyInto(out)
+	return out
+}
+
+// DeepCopyInto copies in into out; the two share no memory. in must not be nil.
+func (in *PodSchedulingGate) DeepCopyInto(out *PodSchedulingGate) {
+	*out = *in
+}
+
+// DeepCopy returns a copy of in that shares no memory with it, or nil for nil.
+func (in *PodSchedulingGate) DeepCopy() *PodSchedulingGate {
+	if in == nil {
+		return nil
+	}
+	out := new(PodSchedulingGate)
+	in.DeepCopyInto(out)
+	return out
+}
+
+// DeepCopyInto copies in into out; the two share no memory. in must not be nil.
+func (in *PodSchedulingGroup) DeepCopyInto(out *PodSchedulingGroup) {
+	*out = *in
+	if in.PodGroupName != nil {
+		out.PodGroupName = new(string)
+		*out.PodGroupName = *in.PodGroupName
+	}
+}
+
+// DeepCopy returns a copy of in that shares no memory with it, or nil for nil.
+func (in *PodSchedulingGroup) DeepCopy() *PodSchedulingGroup {
+	if in == nil {
+		return nil
+	}
+	out := new(PodSchedulingGroup)
+	in.DeepCopyInto(out)
+	return out
+}
+
+// DeepCopyInto copies in into out; the two share no memory. in must not be nil.
+func (in *PodSecurityContext) DeepCopyInto(out *PodSecurityContext) {
+	*out = *in
+	if in.SELinuxOptions != nil {
+		out.SELinuxOptions = new(SELinuxOptions)
+		*out.SELinuxOptions = *in.SELinuxOptions
+	}
+	if in.WindowsOptions != nil {
+		out.WindowsOptions = new(WindowsSecurityContextOptions)
+		in.WindowsOptions.DeepCopyInto(out.WindowsOptions)
+	}
+	if in.RunAsUser != nil {
+		out.RunAsUser = new(int64)
+		*out.RunAsUser = *in.RunAsUser
+	}
+	if in.RunAsGroup != nil {
+		out.RunAsGroup = new(int64)
+		*out.RunAsGroup = *in.RunAsGroup
+	}
+	if in.RunAsNonRoot != nil {
+		out.RunAsNonRoot = new(bool)
+		*out.RunAsNonRoot = *in.RunAsNonRoot
+	}
+	if in.SupplementalGroups != nil {
+		in, out := &in.SupplementalGroups, &out.SupplementalGroups
+		*out = make([]int64, len(*in))
+		copy(*out, *in)
+	}
+	if in.SupplementalGroupsPolicy != nil {
+		out.SupplementalGroupsPolicy = new(SupplementalGroupsPolicy)
+		*out.SupplementalGroupsPolicy = *in.SupplementalGroupsPolicy
+	}
+	if in.FSGroup != nil {
+		out.FSGroup = new(int64)
+		*out.FSGroup = *in.FSGroup
+	}
+	if in.Sysctls != nil {
+		in, out := &in.Sysctls, &out.Sysctls
+		*out = make([]Sysctl, len(*in))
+		copy(*out, *in)
+	}
+	if in.FSGroupChangePolicy != nil {
+		out.FSGroupChangePolicy = new(PodFSGroupChangePolicy)
+		*out.FSGroupChangePolicy = *in.FSGroupChangePolicy
+	}
+	if in.SeccompProfile != nil {
+		out.SeccompProfile = new(SeccompProfile)
+		in.SeccompProfile.DeepCopyInto(out.SeccompProfile)
+	}
+	if in.AppArmorProfile != nil {
+		out.AppArmorProfile = new(AppArmorProfile)
+		in.AppArmorProfile.DeepCopyInto(out.AppArmorProfile)
+	}
+	if in.SELinuxChangePolicy != nil {
+		out.SELinuxChangePolicy = new(PodSELinuxChangePolicy)
+		*out.SELinuxChangePolicy = *in.SELinuxChangePolicy
+	}
+}
+
+// DeepCopy returns a copy of in that shares no memory with it, or nil for nil.
+func (in *PodSecurityContext) DeepCopy() *PodSecurityContext {
+	if in == nil {
+		return nil
+	}
+	out := new(PodSecurityContext)
+	in.DeepCopyInto(out)
+	return out
+}
+
+// DeepCopyInto copies in into out; the two share no memory. in must not be nil.
 func (in *PodSpec) DeepCopyInto(out *PodSpec) {
 	*out = *in
+	if in.Volumes != nil {
+		in, out := &in.Volumes, &out.Volumes
+		*out = make([]Volume, len(*in))
+		for i := range *in {
+			(*in)[i].DeepCopyInto(&(*out)[i])
+		}
+	}
+	if in.InitContainers != nil {
+		in, out := &in.InitContainers, &out.InitContainers
+		*out = make([]Container, len(*in))
+		for i := range *in {
+			(*in)[i].DeepCopyInto(&(*out)[i])
+		}
+	}
 	if in.Containers != nil {
 		in, out := &in.Containers, &out.Containers
 		*out = make([]Container, len(*in))
+		for i := range *in {
+			(*in)[i].DeepCopyInto(&(*out)[i])
+		}
+	}
+	if in.EphemeralContainers != nil {
+		in, out := &in.EphemeralContainers, &out.EphemeralContainers
+		*out = make([]EphemeralContainer, len(*in))
 		for i := range *in {
 			(*in)[i].DeepCopyInto(&(*out)[i])
 		}
@@ -1053,6 +3277,23 @@ func (in *PodSpec) DeepCopyInto(out *PodSpec) {
 			(*out)[key] = val
 		}
 	}
+	if in.AutomountServiceAccountToken != nil {
+		out.AutomountServiceAccountToken = new(bool)
+		*out.AutomountServiceAccountToken = *in.AutomountServiceAccountToken
+	}
+	if in.ShareProcessNamespace != nil {
+		out.ShareProcessNamespace = new(bool)
+		*out.ShareProcessNamespace = *in.ShareProcessNamespace
+	}
+	if in.SecurityContext != nil {
+		out.SecurityContext = new(PodSecurityContext)
+		in.SecurityContext.DeepCopyInto(out.SecurityContext)
+	}
+	if in.ImagePullSecrets != nil {
+		in, out := &in.ImagePullSecrets, &out.ImagePullSecrets
+		*out = make([]LocalObjectReference, len(*in))
+		copy(*out, *in)
+	}
 	if in.Affinity != nil {
 		out.Affinity = new(Affinity)
 		in.Affinity.DeepCopyInto(out.Affinity)
@@ -1064,9 +3305,94 @@ func (in *PodSpec) DeepCopyInto(out *PodSpec) {
 			(*in)[i].DeepCopyInto(&(*out)[i])
 		}
 	}
+	if in.HostAliases != nil {
+		in, out := &in.HostAliases, &out.HostAliases
+		*out = make([]HostAlias, len(*in))
+		for i := range *in {
+			(*in)[i].DeepCopyInto(&(*out)[i])
+		}
+	}
 	if in.Priority != nil {
 		out.Priority = new(int32)
 		*out.Priority = *in.Priority
+	}
+	if in.DNSConfig != nil {
+		out.DNSConfig = new(PodDNSConfig)
+		in.DNSConfig.DeepCopyInto(out.DNSConfig)
+	}
+	if in.ReadinessGates != nil {
+		in, out := &in.ReadinessGates, &out.ReadinessGates
+		*out = make([]PodReadinessGate, len(*in))
+		copy(*out, *in)
+	}
+	if in.RuntimeClassName != nil {
+		out.RuntimeClassName = new(string)
+		*out.RuntimeClassName = *in.RuntimeClassName
+	}
+	if in.EnableServiceLinks != nil {
+		out.EnableServiceLinks = new(bool)
+		*out.EnableServiceLinks = *in.EnableServiceLinks
+	}
+	if in.PreemptionPolicy != nil {
+		out.PreemptionPolicy = new(PreemptionPolicy)
+		*out.PreemptionPolicy = *in.PreemptionPolicy
+	}
+	if in.Overhead != nil {
+		in, out := &in.Overhead, &out.Overhead
+		*out = make(ResourceList, len(*in))
+		for key, val := range *in {
+			(*out)[key] = val
+		}
+	}
+	if in.TopologySpreadConstraints != nil {
+		in, out := &in.TopologySpreadConstraints, &out.TopologySpreadConstraints
+		*out = make([]TopologySpreadConstraint, len(*in))
+		for i := range *in {
+			(*in)[i].DeepCopyInto(&(*out)[i])
+		}
+	}
+	if in.SetHostnameAsFQDN != nil {
+		out.SetHostnameAsFQDN = new(bool)
+		*out.SetHostnameAsFQDN = *in.SetHostnameAsFQDN
+	}
+	if in.OS != nil {
+		out.OS = new(PodOS)
+		*out.OS = *in.OS
+	}
+	if in.HostUsers != nil {
+		out.HostUsers = new(bool)
+		*out.HostUsers = *in.HostUsers
+	}
+	if in.SchedulingGates != nil {
+		in, out := &in.SchedulingGates, &out.SchedulingGates
+		*out = make([]PodSchedulingGate, len(*in))
+		copy(*out, *in)
+	}
+	if in.ResourceClaims != nil {
+		in, out := &in.ResourceClaims, &out.ResourceClaims
+		*out = make([]PodResourceClaim, len(*in))
+		for i := range *in {
+			(*in)[i].DeepCopyInto(&(*out)[i])
+		}
+	}
+	if in.Resources != nil {
+		out.Resources = new(ResourceRequirements)
+		in.Resources.DeepCopyInto(out.Resources)
+	}
+	if in.HostnameOverride != nil {
+		out.HostnameOverride = new(string)
+		*out.HostnameOverride = *in.HostnameOverride
+	}
+	if in.SchedulingGroup != nil {
+		out.SchedulingGroup = new(PodSchedulingGroup)
+		in.SchedulingGroup.DeepCopyInto(out.SchedulingGroup)
+	}
+	if in.EvictionResponders != nil {
+		in, out := &in.EvictionResponders, &out.EvictionResponders
+		*out = make([]EvictionResponder, len(*in))
+		for i := range *in {
+			(*in)[i].DeepCopyInto(&(*out)[i])
+		}
 	}
 }
 
@@ -1088,6 +3414,11 @@ func (in *PodStatus) DeepCopyInto(out *PodStatus) {
 		*out = make([]PodCondition, len(*in))
 		copy(*out, *in)
 	}
+	if in.HostIPs != nil {
+		in, out := &in.HostIPs, &out.HostIPs
+		*out = make([]HostIP, len(*in))
+		copy(*out, *in)
+	}
 	if in.PodIPs != nil {
 		in, out := &in.PodIPs, &out.PodIPs
 		*out = make([]PodIP, len(*in))
@@ -1097,9 +3428,59 @@ func (in *PodStatus) DeepCopyInto(out *PodStatus) {
 		out.StartTime = new(Time)
 		*out.StartTime = *in.StartTime
 	}
+	if in.InitContainerStatuses != nil {
+		in, out := &in.InitContainerStatuses, &out.InitContainerStatuses
+		*out = make([]ContainerStatus, len(*in))
+		for i := range *in {
+			(*in)[i].DeepCopyInto(&(*out)[i])
+		}
+	}
 	if in.ContainerStatuses != nil {
 		in, out := &in.ContainerStatuses, &out.ContainerStatuses
 		*out = make([]ContainerStatus, len(*in))
+		for i := range *in {
+			(*in)[i].DeepCopyInto(&(*out)[i])
+		}
+	}
+	if in.EphemeralContainerStatuses != nil {
+		in, out := &in.EphemeralContainerStatuses, &out.EphemeralContainerStatuses
+		*out = make([]ContainerStatus, len(*in))
+		for i := range *in {
+			(*in)[i].DeepCopyInto(&(*out)[i])
+		}
+	}
+	if in.ResourceClaimStatuses != nil {
+		in, out := &in.ResourceClaimStatuses, &out.ResourceClaimStatuses
+		*out = make([]PodResourceClaimStatus, len(*in))
+		for i := range *in {
+			(*in)[i].DeepCopyInto(&(*out)[i])
+		}
+	}
+	if in.ExtendedResourceClaimStatus != nil {
+		out.ExtendedResourceClaimStatus = new(PodExtendedResourceClaimStatus)
+		in.ExtendedResourceClaimStatus.DeepCopyInto(out.ExtendedResourceClaimStatus)
+	}
+	if in.AllocatedResources != nil {
+		in, out := &in.AllocatedResources, &out.AllocatedResources
+		*out = make(ResourceList, len(*in))
+		for key, val := range *in {
+			(*out)[key] = val
+		}
+	}
+	if in.Resources != nil {
+		out.Resources = new(ResourceRequirements)
+		in.Resources.DeepCopyInto(out.Resources)
+	}
+	if in.NodeAllocatableResourceClaimStatuses != nil {
+		in, out := &in.NodeAllocatableResourceClaimStatuses, &out.NodeAllocatableResourceClaimStatuses
+		*out = make([]NodeAllocatableResourceClaimStatus, len(*in))
+		for i := range *in {
+			(*in)[i].DeepCopyInto(&(*out)[i])
+		}
+	}
+	if in.VolumeHealth != nil {
+		in, out := &in.VolumeHealth, &out.VolumeHealth
+		*out = make([]PodVolumeHealth, len(*in))
 		for i := range *in {
 			(*in)[i].DeepCopyInto(&(*out)[i])
 		}
@@ -1134,6 +3515,41 @@ func (in *PodTemplateSpec) DeepCopy() *PodTemplateSpec {
 }
 
 // DeepCopyInto copies in into out; the two share no memory. in must not be nil.
+func (in *PodVolumeHealth) DeepCopyInto(out *PodVolumeHealth) {
+	*out = *in
+	if in.HealthConditions != nil {
+		in, out := &in.HealthConditions, &out.HealthConditions
+		*out = make([]VolumeHealthCondition, len(*in))
+		copy(*out, *in)
+	}
+}
+
+// DeepCopy returns a copy of in that shares no memory with it, or nil for nil.
+func (in *PodVolumeHealth) DeepCopy() *PodVolumeHealth {
+	if in == nil {
+		return nil
+	}
+	out := new(PodVolumeHealth)
+	in.DeepCopyInto(out)
+	return out
+}
+
+// DeepCopyInto copies in into out; the two share no memory. in must not be nil.
+func (in *PortworxVolumeSource) DeepCopyInto(out *PortworxVolumeSource) {
+	*out = *in
+}
+
+// DeepCopy returns a copy of in that shares no memory with it, or nil for nil.
+func (in *PortworxVolumeSource) DeepCopy() *PortworxVolumeSource {
+	if in == nil {
+		return nil
+	}
+	out := new(PortworxVolumeSource)
+	in.DeepCopyInto(out)
+	return out
+}
+
+// DeepCopyInto copies in into out; the two share no memory. in must not be nil.
 func (in *Preconditions) DeepCopyInto(out *Preconditions) {
 	*out = *in
 	if in.UID != nil {
@@ -1152,6 +3568,142 @@ func (in *Preconditions) DeepCopy() *Preconditions {
 		return nil
 	}
 	out := new(Preconditions)
+	in.DeepCopyInto(out)
+	return out
+}
+
+// DeepCopyInto copies in into out; the two share no memory. in must not be nil.
+func (in *PreferredSchedulingTerm) DeepCopyInto(out *PreferredSchedulingTerm) {
+	*out = *in
+	in.Preference.DeepCopyInto(&out.Preference)
+}
+
+// DeepCopy returns a copy of in that shares no memory with it, or nil for nil.
+func (in *PreferredSchedulingTerm) DeepCopy() *PreferredSchedulingTerm {
+	if in == nil {
+		return nil
+	}
+	out := new(PreferredSchedulingTerm)
+	in.DeepCopyInto(out)
+	return out
+}
+
+// DeepCopyInto copies in into out; the two share no memory. in must not be nil.
+func (in *Probe) DeepCopyInto(out *Probe) {
+	*out = *in
+	in.ProbeHandler.DeepCopyInto(&out.ProbeHandler)
+	if in.TerminationGracePeriodSeconds != nil {
+		out.TerminationGracePeriodSeconds = new(int64)
+		*out.TerminationGracePeriodSeconds = *in.TerminationGracePeriodSeconds
+	}
+}
+
+// DeepCopy returns a copy of in that shares no memory with it, or nil for nil.
+func (in *Probe) DeepCopy() *Probe {
+	if in == nil {
+		return nil
+	}
+	out := new(Probe)
+	in.DeepCopyInto(out)
+	return out
+}
+
+// DeepCopyInto copies in into out; the two share no memory. in must not be nil.
+func (in *ProbeHandler) DeepCopyInto(out *ProbeHandler) {
+	*out = *in
+	if in.Exec != nil {
+		out.Exec = new(ExecAction)
+		in.Exec.DeepCopyInto(out.Exec)
+	}
+	if in.HTTPGet != nil {
+		out.HTTPGet = new(HTTPGetAction)
+		in.HTTPGet.DeepCopyInto(out.HTTPGet)
+	}
+	if in.TCPSocket != nil {
+		out.TCPSocket = new(TCPSocketAction)
+		*out.TCPSocket = *in.TCPSocket
+	}
+	if in.GRPC != nil {
+		out.GRPC = new(GRPCAction)
+		in.GRPC.DeepCopyInto(out.GRPC)
+	}
+}
+
+// DeepCopy returns a copy of in that shares no memory with it, or nil for nil.
+func (in *ProbeHandler) DeepCopy() *ProbeHandler {
+	if in == nil {
+		return nil
+	}
+	out := new(ProbeHandler)
+	in.DeepCopyInto(out)
+	return out
+}
+
+// DeepCopyInto copies in into out; the two share no memory. in must not be nil.
+func (in *ProjectedVolumeSource) DeepCopyInto(out *ProjectedVolumeSource) {
+	*out = *in
+	if in.Sources != nil {
+		in, out := &in.Sources, &out.Sources
+		*out = make([]VolumeProjection, len(*in))
+		for i := range *in {
+			(*in)[i].DeepCopyInto(&(*out)[i])
+		}
+	}
+	if in.DefaultMode != nil {
+		out.DefaultMode = new(int32)
+		*out.DefaultMode = *in.DefaultMode
+	}
+	if in.DefaultUser != nil {
+		out.DefaultUser = new(int64)
+		*out.DefaultUser = *in.DefaultUser
+	}
+}
+
+// DeepCopy returns a copy of in that shares no memory with it, or nil for nil.
+func (in *ProjectedVolumeSource) DeepCopy() *ProjectedVolumeSource {
+	if in == nil {
+		return nil
+	}
+	out := new(ProjectedVolumeSource)
+	in.DeepCopyInto(out)
+	return out
+}
+
+// DeepCopyInto copies in into out; the two share no memory. in must not be nil.
+func (in *QuobyteVolumeSource) DeepCopyInto(out *QuobyteVolumeSource) {
+	*out = *in
+}
+
+// DeepCopy returns a copy of in that shares no memory with it, or nil for nil.
+func (in *QuobyteVolumeSource) DeepCopy() *QuobyteVolumeSource {
+	if in == nil {
+		return nil
+	}
+	out := new(QuobyteVolumeSource)
+	in.DeepCopyInto(out)
+	return out
+}
+
+// DeepCopyInto copies in into out; the two share no memory. in must not be nil.
+func (in *RBDVolumeSource) DeepCopyInto(out *RBDVolumeSource) {
+	*out = *in
+	if in.CephMonitors != nil {
+		in, out := &in.CephMonitors, &out.CephMonitors
+		*out = make([]string, len(*in))
+		copy(*out, *in)
+	}
+	if in.SecretRef != nil {
+		out.SecretRef = new(LocalObjectReference)
+		*out.SecretRef = *in.SecretRef
+	}
+}
+
+// DeepCopy returns a copy of in that shares no memory with it, or nil for nil.
+func (in *RBDVolumeSource) DeepCopy() *RBDVolumeSource {
+	if in == nil {
+		return nil
+	}
+	out := new(RBDVolumeSource)
 	in.DeepCopyInto(out)
 	return out
 }
@@ -1244,6 +3796,10 @@ func (in *ReplicaSetSpec) DeepCopy() *ReplicaSetSpec {
 // DeepCopyInto copies in into out; the two share no memory. in must not be nil.
 func (in *ReplicaSetStatus) DeepCopyInto(out *ReplicaSetStatus) {
 	*out = *in
+	if in.TerminatingReplicas != nil {
+		out.TerminatingReplicas = new(int32)
+		*out.TerminatingReplicas = *in.TerminatingReplicas
+	}
 	if in.Conditions != nil {
 		in, out := &in.Conditions, &out.Conditions
 		*out = make([]ReplicaSetCondition, len(*in))
@@ -1300,6 +3856,55 @@ func (in Requirements) DeepCopy() Requirements {
 	return out
 }
 
+// DeepCopyInto copies in into out; the two share no memory. in must not be nil.
+func (in *ResourceClaim) DeepCopyInto(out *ResourceClaim) {
+	*out = *in
+}
+
+// DeepCopy returns a copy of in that shares no memory with it, or nil for nil.
+func (in *ResourceClaim) DeepCopy() *ResourceClaim {
+	if in == nil {
+		return nil
+	}
+	out := new(ResourceClaim)
+	in.DeepCopyInto(out)
+	return out
+}
+
+// DeepCopyInto copies in into out; the two share no memory. in must not be nil.
+func (in *ResourceFieldSelector) DeepCopyInto(out *ResourceFieldSelector) {
+	*out = *in
+}
+
+// DeepCopy returns a copy of in that shares no memory with it, or nil for nil.
+func (in *ResourceFieldSelector) DeepCopy() *ResourceFieldSelector {
+	if in == nil {
+		return nil
+	}
+	out := new(ResourceFieldSelector)
+	in.DeepCopyInto(out)
+	return out
+}
+
+// DeepCopyInto copies in into out; the two share no memory. in must not be nil.
+func (in *ResourceHealth) DeepCopyInto(out *ResourceHealth) {
+	*out = *in
+	if in.Message != nil {
+		out.Message = new(string)
+		*out.Message = *in.Message
+	}
+}
+
+// DeepCopy returns a copy of in that shares no memory with it, or nil for nil.
+func (in *ResourceHealth) DeepCopy() *ResourceHealth {
+	if in == nil {
+		return nil
+	}
+	out := new(ResourceHealth)
+	in.DeepCopyInto(out)
+	return out
+}
+
 // DeepCopyInto copies in into out; the two share no memory.
 func (in ResourceList) DeepCopyInto(out *ResourceList) {
 	*out = in
@@ -1336,6 +3941,11 @@ func (in *ResourceRequirements) DeepCopyInto(out *ResourceRequirements) {
 			(*out)[key] = val
 		}
 	}
+	if in.Claims != nil {
+		in, out := &in.Claims, &out.Claims
+		*out = make([]ResourceClaim, len(*in))
+		copy(*out, *in)
+	}
 }
 
 // DeepCopy returns a copy of in that shares no memory with it, or nil for nil.
@@ -1344,6 +3954,43 @@ func (in *ResourceRequirements) DeepCopy() *ResourceRequirements {
 		return nil
 	}
 	out := new(ResourceRequirements)
+	in.DeepCopyInto(out)
+	return out
+}
+
+// DeepCopyInto copies in into out; the two share no memory. in must not be nil.
+func (in *ResourceStatus) DeepCopyInto(out *ResourceStatus) {
+	*out = *in
+	if in.Resources != nil {
+		in, out := &in.Resources, &out.Resources
+		*out = make([]ResourceHealth, len(*in))
+		for i := range *in {
+			(*in)[i].DeepCopyInto(&(*out)[i])
+		}
+	}
+}
+
+// DeepCopy returns a copy of in that shares no memory with it, or nil for nil.
+func (in *ResourceStatus) DeepCopy() *ResourceStatus {
+	if in == nil {
+		return nil
+	}
+	out := new(ResourceStatus)
+	in.DeepCopyInto(out)
+	return out
+}
+
+// DeepCopyInto copies in into out; the two share no memory. in must not be nil.
+func (in *SELinuxOptions) DeepCopyInto(out *SELinuxOptions) {
+	*out = *in
+}
+
+// DeepCopy returns a copy of in that shares no memory with it, or nil for nil.
+func (in *SELinuxOptions) DeepCopy() *SELinuxOptions {
+	if in == nil {
+		return nil
+	}
+	out := new(SELinuxOptions)
 	in.DeepCopyInto(out)
 	return out
 }
@@ -1373,6 +4020,25 @@ func (in *Scale) DeepCopyObject() Object {
 }
 
 // DeepCopyInto copies in into out; the two share no memory. in must not be nil.
+func (in *ScaleIOVolumeSource) DeepCopyInto(out *ScaleIOVolumeSource) {
+	*out = *in
+	if in.SecretRef != nil {
+		out.SecretRef = new(LocalObjectReference)
+		*out.SecretRef = *in.SecretRef
+	}
+}
+
+// DeepCopy returns a copy of in that shares no memory with it, or nil for nil.
+func (in *ScaleIOVolumeSource) DeepCopy() *ScaleIOVolumeSource {
+	if in == nil {
+		return nil
+	}
+	out := new(ScaleIOVolumeSource)
+	in.DeepCopyInto(out)
+	return out
+}
+
+// DeepCopyInto copies in into out; the two share no memory. in must not be nil.
 func (in *ScaleSpec) DeepCopyInto(out *ScaleSpec) {
 	*out = *in
 }
@@ -1398,6 +4064,239 @@ func (in *ScaleStatus) DeepCopy() *ScaleStatus {
 		return nil
 	}
 	out := new(ScaleStatus)
+	in.DeepCopyInto(out)
+	return out
+}
+
+// DeepCopyInto copies in into out; the two share no memory. in must not be nil.
+func (in *SeccompProfile) DeepCopyInto(out *SeccompProfile) {
+	*out = *in
+	if in.LocalhostProfile != nil {
+		out.LocalhostProfile = new(string)
+		*out.LocalhostProfile = *in.LocalhostProfile
+	}
+}
+
+// DeepCopy returns a copy of in that shares no memory with it, or nil for nil.
+func (in *SeccompProfile) DeepCopy() *SeccompProfile {
+	if in == nil {
+		return nil
+	}
+	out := new(SeccompProfile)
+	in.DeepCopyInto(out)
+	return out
+}
+
+// DeepCopyInto copies in into out; the two share no memory. in must not be nil.
+func (in *SecretEnvSource) DeepCopyInto(out *SecretEnvSource) {
+	*out = *in
+	if in.Optional != nil {
+		out.Optional = new(bool)
+		*out.Optional = *in.Optional
+	}
+}
+
+// DeepCopy returns a copy of in that shares no memory with it, or nil for nil.
+func (in *SecretEnvSource) DeepCopy() *SecretEnvSource {
+	if in == nil {
+		return nil
+	}
+	out := new(SecretEnvSource)
+	in.DeepCopyInto(out)
+	return out
+}
+
+// DeepCopyInto copies in into out; the two share no memory. in must not be nil.
+func (in *SecretKeySelector) DeepCopyInto(out *SecretKeySelector) {
+	*out = *in
+	if in.Optional != nil {
+		out.Optional = new(bool)
+		*out.Optional = *in.Optional
+	}
+}
+
+// DeepCopy returns a copy of in that shares no memory with it, or nil for nil.
+func (in *SecretKeySelector) DeepCopy() *SecretKeySelector {
+	if in == nil {
+		return nil
+	}
+	out := new(SecretKeySelector)
+	in.DeepCopyInto(out)
+	return out
+}
+
+// DeepCopyInto copies in into out; the two share no memory. in must not be nil.
+func (in *SecretProjection) DeepCopyInto(out *SecretProjection) {
+	*out = *in
+	if in.Items != nil {
+		in, out := &in.Items, &out.Items
+		*out = make([]KeyToPath, len(*in))
+		for i := range *in {
+			(*in)[i].DeepCopyInto(&(*out)[i])
+		}
+	}
+	if in.Optional != nil {
+		out.Optional = new(bool)
+		*out.Optional = *in.Optional
+	}
+}
+
+// DeepCopy returns a copy of in that shares no memory with it, or nil for nil.
+func (in *SecretProjection) DeepCopy() *SecretProjection {
+	if in == nil {
+		return nil
+	}
+	out := new(SecretProjection)
+	in.DeepCopyInto(out)
+	return out
+}
+
+// DeepCopyInto copies in into out; the two share no memory. in must not be nil.
+func (in *SecretVolumeSource) DeepCopyInto(out *SecretVolumeSource) {
+	*out = *in
+	if in.Items != nil {
+		in, out := &in.Items, &out.Items
+		*out = make([]KeyToPath, len(*in))
+		for i := range *in {
+			(*in)[i].DeepCopyInto(&(*out)[i])
+		}
+	}
+	if in.DefaultMode != nil {
+		out.DefaultMode = new(int32)
+		*out.DefaultMode = *in.DefaultMode
+	}
+	if in.Optional != nil {
+		out.Optional = new(bool)
+		*out.Optional = *in.Optional
+	}
+	if in.DefaultUser != nil {
+		out.DefaultUser = new(int64)
+		*out.DefaultUser = *in.DefaultUser
+	}
+}
+
+// DeepCopy returns a copy of in that shares no memory with it, or nil for nil.
+func (in *SecretVolumeSource) DeepCopy() *SecretVolumeSource {
+	if in == nil {
+		return nil
+	}
+	out := new(SecretVolumeSource)
+	in.DeepCopyInto(out)
+	return out
+}
+
+// DeepCopyInto copies in into out; the two share no memory. in must not be nil.
+func (in *SecurityContext) DeepCopyInto(out *SecurityContext) {
+	*out = *in
+	if in.Capabilities != nil {
+		out.Capabilities = new(Capabilities)
+		in.Capabilities.DeepCopyInto(out.Capabilities)
+	}
+	if in.Privileged != nil {
+		out.Privileged = new(bool)
+		*out.Privileged = *in.Privileged
+	}
+	if in.SELinuxOptions != nil {
+		out.SELinuxOptions = new(SELinuxOptions)
+		*out.SELinuxOptions = *in.SELinuxOptions
+	}
+	if in.WindowsOptions != nil {
+		out.WindowsOptions = new(WindowsSecurityContextOptions)
+		in.WindowsOptions.DeepCopyInto(out.WindowsOptions)
+	}
+	if in.RunAsUser != nil {
+		out.RunAsUser = new(int64)
+		*out.RunAsUser = *in.RunAsUser
+	}
+	if in.RunAsGroup != nil {
+		out.RunAsGroup = new(int64)
+		*out.RunAsGroup = *in.RunAsGroup
+	}
+	if in.RunAsNonRoot != nil {
+		out.RunAsNonRoot = new(bool)
+		*out.RunAsNonRoot = *in.RunAsNonRoot
+	}
+	if in.ReadOnlyRootFilesystem != nil {
+		out.ReadOnlyRootFilesystem = new(bool)
+		*out.ReadOnlyRootFilesystem = *in.ReadOnlyRootFilesystem
+	}
+	if in.AllowPrivilegeEscalation != nil {
+		out.AllowPrivilegeEscalation = new(bool)
+		*out.AllowPrivilegeEscalation = *in.AllowPrivilegeEscalation
+	}
+	if in.ProcMount != nil {
+		out.ProcMount = new(ProcMountType)
+		*out.ProcMount = *in.ProcMount
+	}
+	if in.SeccompProfile != nil {
+		out.SeccompProfile = new(SeccompProfile)
+		in.SeccompProfile.DeepCopyInto(out.SeccompProfile)
+	}
+	if in.AppArmorProfile != nil {
+		out.AppArmorProfile = new(AppArmorProfile)
+		in.AppArmorProfile.DeepCopyInto(out.AppArmorProfile)
+	}
+}
+
+// DeepCopy returns a copy of in that shares no memory with it, or nil for nil.
+func (in *SecurityContext) DeepCopy() *SecurityContext {
+	if in == nil {
+		return nil
+	}
+	out := new(SecurityContext)
+	in.DeepCopyInto(out)
+	return out
+}
+
+// DeepCopyInto copies in into out; the two share no memory. in must not be nil.
+func (in *ServiceAccountTokenProjection) DeepCopyInto(out *ServiceAccountTokenProjection) {
+	*out = *in
+	if in.ExpirationSeconds != nil {
+		out.ExpirationSeconds = new(int64)
+		*out.ExpirationSeconds = *in.ExpirationSeconds
+	}
+	if in.User != nil {
+		out.User = new(int64)
+		*out.User = *in.User
+	}
+}
+
+// DeepCopy returns a copy of in that shares no memory with it, or nil for nil.
+func (in *ServiceAccountTokenProjection) DeepCopy() *ServiceAccountTokenProjection {
+	if in == nil {
+		return nil
+	}
+	out := new(ServiceAccountTokenProjection)
+	in.DeepCopyInto(out)
+	return out
+}
+
+// DeepCopyInto copies in into out; the two share no memory. in must not be nil.
+func (in *ShardInfo) DeepCopyInto(out *ShardInfo) {
+	*out = *in
+}
+
+// DeepCopy returns a copy of in that shares no memory with it, or nil for nil.
+func (in *ShardInfo) DeepCopy() *ShardInfo {
+	if in == nil {
+		return nil
+	}
+	out := new(ShardInfo)
+	in.DeepCopyInto(out)
+	return out
+}
+
+// DeepCopyInto copies in into out; the two share no memory. in must not be nil.
+func (in *SleepAction) DeepCopyInto(out *SleepAction) {
+	*out = *in
+}
+
+// DeepCopy returns a copy of in that shares no memory with it, or nil for nil.
+func (in *SleepAction) DeepCopy() *SleepAction {
+	if in == nil {
+		return nil
+	}
+	out := new(SleepAction)
 	in.DeepCopyInto(out)
 	return out
 }
@@ -1474,6 +4373,55 @@ func (in *StatusError) DeepCopy() *StatusError {
 }
 
 // DeepCopyInto copies in into out; the two share no memory. in must not be nil.
+func (in *StorageOSVolumeSource) DeepCopyInto(out *StorageOSVolumeSource) {
+	*out = *in
+	if in.SecretRef != nil {
+		out.SecretRef = new(LocalObjectReference)
+		*out.SecretRef = *in.SecretRef
+	}
+}
+
+// DeepCopy returns a copy of in that shares no memory with it, or nil for nil.
+func (in *StorageOSVolumeSource) DeepCopy() *StorageOSVolumeSource {
+	if in == nil {
+		return nil
+	}
+	out := new(StorageOSVolumeSource)
+	in.DeepCopyInto(out)
+	return out
+}
+
+// DeepCopyInto copies in into out; the two share no memory. in must not be nil.
+func (in *Sysctl) DeepCopyInto(out *Sysctl) {
+	*out = *in
+}
+
+// DeepCopy returns a copy of in that shares no memory with it, or nil for nil.
+func (in *Sysctl) DeepCopy() *Sysctl {
+	if in == nil {
+		return nil
+	}
+	out := new(Sysctl)
+	in.DeepCopyInto(out)
+	return out
+}
+
+// DeepCopyInto copies in into out; the two share no memory. in must not be nil.
+func (in *TCPSocketAction) DeepCopyInto(out *TCPSocketAction) {
+	*out = *in
+}
+
+// DeepCopy returns a copy of in that shares no memory with it, or nil for nil.
+func (in *TCPSocketAction) DeepCopy() *TCPSocketAction {
+	if in == nil {
+		return nil
+	}
+	out := new(TCPSocketAction)
+	in.DeepCopyInto(out)
+	return out
+}
+
+// DeepCopyInto copies in into out; the two share no memory. in must not be nil.
 func (in *Taint) DeepCopyInto(out *Taint) {
 	*out = *in
 	if in.TimeAdded != nil {
@@ -1527,6 +4475,42 @@ func (in *Toleration) DeepCopy() *Toleration {
 }
 
 // DeepCopyInto copies in into out; the two share no memory. in must not be nil.
+func (in *TopologySpreadConstraint) DeepCopyInto(out *TopologySpreadConstraint) {
+	*out = *in
+	if in.LabelSelector != nil {
+		out.LabelSelector = new(LabelSelector)
+		in.LabelSelector.DeepCopyInto(out.LabelSelector)
+	}
+	if in.MinDomains != nil {
+		out.MinDomains = new(int32)
+		*out.MinDomains = *in.MinDomains
+	}
+	if in.NodeAffinityPolicy != nil {
+		out.NodeAffinityPolicy = new(NodeInclusionPolicy)
+		*out.NodeAffinityPolicy = *in.NodeAffinityPolicy
+	}
+	if in.NodeTaintsPolicy != nil {
+		out.NodeTaintsPolicy = new(NodeInclusionPolicy)
+		*out.NodeTaintsPolicy = *in.NodeTaintsPolicy
+	}
+	if in.MatchLabelKeys != nil {
+		in, out := &in.MatchLabelKeys, &out.MatchLabelKeys
+		*out = make([]string, len(*in))
+		copy(*out, *in)
+	}
+}
+
+// DeepCopy returns a copy of in that shares no memory with it, or nil for nil.
+func (in *TopologySpreadConstraint) DeepCopy() *TopologySpreadConstraint {
+	if in == nil {
+		return nil
+	}
+	out := new(TopologySpreadConstraint)
+	in.DeepCopyInto(out)
+	return out
+}
+
+// DeepCopyInto copies in into out; the two share no memory. in must not be nil.
 func (in *TypeMeta) DeepCopyInto(out *TypeMeta) {
 	*out = *in
 }
@@ -1537,6 +4521,382 @@ func (in *TypeMeta) DeepCopy() *TypeMeta {
 		return nil
 	}
 	out := new(TypeMeta)
+	in.DeepCopyInto(out)
+	return out
+}
+
+// DeepCopyInto copies in into out; the two share no memory. in must not be nil.
+func (in *TypedLocalObjectReference) DeepCopyInto(out *TypedLocalObjectReference) {
+	*out = *in
+	if in.APIGroup != nil {
+		out.APIGroup = new(string)
+		*out.APIGroup = *in.APIGroup
+	}
+}
+
+// DeepCopy returns a copy of in that shares no memory with it, or nil for nil.
+func (in *TypedLocalObjectReference) DeepCopy() *TypedLocalObjectReference {
+	if in == nil {
+		return nil
+	}
+	out := new(TypedLocalObjectReference)
+	in.DeepCopyInto(out)
+	return out
+}
+
+// DeepCopyInto copies in into out; the two share no memory. in must not be nil.
+func (in *TypedObjectReference) DeepCopyInto(out *TypedObjectReference) {
+	*out = *in
+	if in.APIGroup != nil {
+		out.APIGroup = new(string)
+		*out.APIGroup = *in.APIGroup
+	}
+	if in.Namespace != nil {
+		out.Namespace = new(string)
+		*out.Namespace = *in.Namespace
+	}
+}
+
+// DeepCopy returns a copy of in that shares no memory with it, or nil for nil.
+func (in *TypedObjectReference) DeepCopy() *TypedObjectReference {
+	if in == nil {
+		return nil
+	}
+	out := new(TypedObjectReference)
+	in.DeepCopyInto(out)
+	return out
+}
+
+// DeepCopyInto copies in into out; the two share no memory. in must not be nil.
+func (in *Volume) DeepCopyInto(out *Volume) {
+	*out = *in
+	in.VolumeSource.DeepCopyInto(&out.VolumeSource)
+}
+
+// DeepCopy returns a copy of in that shares no memory with it, or nil for nil.
+func (in *Volume) DeepCopy() *Volume {
+	if in == nil {
+		return nil
+	}
+	out := new(Volume)
+	in.DeepCopyInto(out)
+	return out
+}
+
+// DeepCopyInto copies in into out; the two share no memory. in must not be nil.
+func (in *VolumeDevice) DeepCopyInto(out *VolumeDevice) {
+	*out = *in
+}
+
+// DeepCopy returns a copy of in that shares no memory with it, or nil for nil.
+func (in *VolumeDevice) DeepCopy() *VolumeDevice {
+	if in == nil {
+		return nil
+	}
+	out := new(VolumeDevice)
+	in.DeepCopyInto(out)
+	return out
+}
+
+// DeepCopyInto copies in into out; the two share no memory. in must not be nil.
+func (in *VolumeHealthCondition) DeepCopyInto(out *VolumeHealthCondition) {
+	*out = *in
+}
+
+// DeepCopy returns a copy of in that shares no memory with it, or nil for nil.
+func (in *VolumeHealthCondition) DeepCopy() *VolumeHealthCondition {
+	if in == nil {
+		return nil
+	}
+	out := new(VolumeHealthCondition)
+	in.DeepCopyInto(out)
+	return out
+}
+
+// DeepCopyInto copies in into out; the two share no memory. in must not be nil.
+func (in *VolumeMount) DeepCopyInto(out *VolumeMount) {
+	*out = *in
+	if in.RecursiveReadOnly != nil {
+		out.RecursiveReadOnly = new(RecursiveReadOnlyMode)
+		*out.RecursiveReadOnly = *in.RecursiveReadOnly
+	}
+	if in.MountPropagation != nil {
+		out.MountPropagation = new(MountPropagationMode)
+		*out.MountPropagation = *in.MountPropagation
+	}
+	if in.BindMountOptions != nil {
+		in, out := &in.BindMountOptions, &out.BindMountOptions
+		*out = make([]string, len(*in))
+		copy(*out, *in)
+	}
+}
+
+// DeepCopy returns a copy of in that shares no memory with it, or nil for nil.
+func (in *VolumeMount) DeepCopy() *VolumeMount {
+	if in == nil {
+		return nil
+	}
+	out := new(VolumeMount)
+	in.DeepCopyInto(out)
+	return out
+}
+
+// DeepCopyInto copies in into out; the two share no memory. in must not be nil.
+func (in *VolumeMountStatus) DeepCopyInto(out *VolumeMountStatus) {
+	*out = *in
+	if in.RecursiveReadOnly != nil {
+		out.RecursiveReadOnly = new(RecursiveReadOnlyMode)
+		*out.RecursiveReadOnly = *in.RecursiveReadOnly
+	}
+	if in.VolumeStatus != nil {
+		out.VolumeStatus = new(VolumeStatus)
+		in.VolumeStatus.DeepCopyInto(out.VolumeStatus)
+	}
+}
+
+// DeepCopy returns a copy of in that shares no memory with it, or nil for nil.
+func (in *VolumeMountStatus) DeepCopy() *VolumeMountStatus {
+	if in == nil {
+		return nil
+	}
+	out := new(VolumeMountStatus)
+	in.DeepCopyInto(out)
+	return out
+}
+
+// DeepCopyInto copies in into out; the two share no memory. in must not be nil.
+func (in *VolumeProjection) DeepCopyInto(out *VolumeProjection) {
+	*out = *in
+	if in.Secret != nil {
+		out.Secret = new(SecretProjection)
+		in.Secret.DeepCopyInto(out.Secret)
+	}
+	if in.DownwardAPI != nil {
+		out.DownwardAPI = new(DownwardAPIProjection)
+		in.DownwardAPI.DeepCopyInto(out.DownwardAPI)
+	}
+	if in.ConfigMap != nil {
+		out.ConfigMap = new(ConfigMapProjection)
+		in.ConfigMap.DeepCopyInto(out.ConfigMap)
+	}
+	if in.ServiceAccountToken != nil {
+		out.ServiceAccountToken = new(ServiceAccountTokenProjection)
+		in.ServiceAccountToken.DeepCopyInto(out.ServiceAccountToken)
+	}
+	if in.ClusterTrustBundle != nil {
+		out.ClusterTrustBundle = new(ClusterTrustBundleProjection)
+		in.ClusterTrustBundle.DeepCopyInto(out.ClusterTrustBundle)
+	}
+	if in.PodCertificate != nil {
+		out.PodCertificate = new(PodCertificateProjection)
+		in.PodCertificate.DeepCopyInto(out.PodCertificate)
+	}
+}
+
+// DeepCopy returns a copy of in that shares no memory with it, or nil for nil.
+func (in *VolumeProjection) DeepCopy() *VolumeProjection {
+	if in == nil {
+		return nil
+	}
+	out := new(VolumeProjection)
+	in.DeepCopyInto(out)
+	return out
+}
+
+// DeepCopyInto copies in into out; the two share no memory. in must not be nil.
+func (in *VolumeResourceRequirements) DeepCopyInto(out *VolumeResourceRequirements) {
+	*out = *in
+	if in.Limits != nil {
+		in, out := &in.Limits, &out.Limits
+		*out = make(ResourceList, len(*in))
+		for key, val := range *in {
+			(*out)[key] = val
+		}
+	}
+	if in.Requests != nil {
+		in, out := &in.Requests, &out.Requests
+		*out = make(ResourceList, len(*in))
+		for key, val := range *in {
+			(*out)[key] = val
+		}
+	}
+}
+
+// DeepCopy returns a copy of in that shares no memory with it, or nil for nil.
+func (in *VolumeResourceRequirements) DeepCopy() *VolumeResourceRequirements {
+	if in == nil {
+		return nil
+	}
+	out := new(VolumeResourceRequirements)
+	in.DeepCopyInto(out)
+	return out
+}
+
+// DeepCopyInto copies in into out; the two share no memory. in must not be nil.
+func (in *VolumeSource) DeepCopyInto(out *VolumeSource) {
+	*out = *in
+	if in.HostPath != nil {
+		out.HostPath = new(HostPathVolumeSource)
+		in.HostPath.DeepCopyInto(out.HostPath)
+	}
+	if in.EmptyDir != nil {
+		out.EmptyDir = new(EmptyDirVolumeSource)
+		in.EmptyDir.DeepCopyInto(out.EmptyDir)
+	}
+	if in.GCEPersistentDisk != nil {
+		out.GCEPersistentDisk = new(GCEPersistentDiskVolumeSource)
+		*out.GCEPersistentDisk = *in.GCEPersistentDisk
+	}
+	if in.AWSElasticBlockStore != nil {
+		out.AWSElasticBlockStore = new(AWSElasticBlockStoreVolumeSource)
+		*out.AWSElasticBlockStore = *in.AWSElasticBlockStore
+	}
+	if in.GitRepo != nil {
+		out.GitRepo = new(GitRepoVolumeSource)
+		*out.GitRepo = *in.GitRepo
+	}
+	if in.Secret != nil {
+		out.Secret = new(SecretVolumeSource)
+		in.Secret.DeepCopyInto(out.Secret)
+	}
+	if in.NFS != nil {
+		out.NFS = new(NFSVolumeSource)
+		*out.NFS = *in.NFS
+	}
+	if in.ISCSI != nil {
+		out.ISCSI = new(ISCSIVolumeSource)
+		in.ISCSI.DeepCopyInto(out.ISCSI)
+	}
+	if in.Glusterfs != nil {
+		out.Glusterfs = new(GlusterfsVolumeSource)
+		*out.Glusterfs = *in.Glusterfs
+	}
+	if in.PersistentVolumeClaim != nil {
+		out.PersistentVolumeClaim = new(PersistentVolumeClaimVolumeSource)
+		*out.PersistentVolumeClaim = *in.PersistentVolumeClaim
+	}
+	if in.RBD != nil {
+		out.RBD = new(RBDVolumeSource)
+		in.RBD.DeepCopyInto(out.RBD)
+	}
+	if in.FlexVolume != nil {
+		out.FlexVolume = new(FlexVolumeSource)
+		in.FlexVolume.DeepCopyInto(out.FlexVolume)
+	}
+	if in.Cinder != nil {
+		out.Cinder = new(CinderVolumeSource)
+		in.Cinder.DeepCopyInto(out.Cinder)
+	}
+	if in.CephFS != nil {
+		out.CephFS = new(CephFSVolumeSource)
+		in.CephFS.DeepCopyInto(out.CephFS)
+	}
+	if in.Flocker != nil {
+		out.Flocker = new(FlockerVolumeSource)
+		*out.Flocker = *in.Flocker
+	}
+	if in.DownwardAPI != nil {
+		out.DownwardAPI = new(DownwardAPIVolumeSource)
+		in.DownwardAPI.DeepCopyInto(out.DownwardAPI)
+	}
+	if in.FC != nil {
+		out.FC = new(FCVolumeSource)
+		in.FC.DeepCopyInto(out.FC)
+	}
+	if in.AzureFile != nil {
+		out.AzureFile = new(AzureFileVolumeSource)
+		*out.AzureFile = *in.AzureFile
+	}
+	if in.ConfigMap != nil {
+		out.ConfigMap = new(ConfigMapVolumeSource)
+		in.ConfigMap.DeepCopyInto(out.ConfigMap)
+	}
+	if in.VsphereVolume != nil {
+		out.VsphereVolume = new(VsphereVirtualDiskVolumeSource)
+		*out.VsphereVolume = *in.VsphereVolume
+	}
+	if in.Quobyte != nil {
+		out.Quobyte = new(QuobyteVolumeSource)
+		*out.Quobyte = *in.Quobyte
+	}
+	if in.AzureDisk != nil {
+		out.AzureDisk = new(AzureDiskVolumeSource)
+		in.AzureDisk.DeepCopyInto(out.AzureDisk)
+	}
+	if in.PhotonPersistentDisk != nil {
+		out.PhotonPersistentDisk = new(PhotonPersistentDiskVolumeSource)
+		*out.PhotonPersistentDisk = *in.PhotonPersistentDisk
+	}
+	if in.Projected != nil {
+		out.Projected = new(ProjectedVolumeSource)
+		in.Projected.DeepCopyInto(out.Projected)
+	}
+	if in.PortworxVolume != nil {
+		out.PortworxVolume = new(PortworxVolumeSource)
+		*out.PortworxVolume = *in.PortworxVolume
+	}
+	if in.ScaleIO != nil {
+		out.ScaleIO = new(ScaleIOVolumeSource)
+		in.ScaleIO.DeepCopyInto(out.ScaleIO)
+	}
+	if in.StorageOS != nil {
+		out.StorageOS = new(StorageOSVolumeSource)
+		in.StorageOS.DeepCopyInto(out.StorageOS)
+	}
+	if in.CSI != nil {
+		out.CSI = new(CSIVolumeSource)
+		in.CSI.DeepCopyInto(out.CSI)
+	}
+	if in.Ephemeral != nil {
+		out.Ephemeral = new(EphemeralVolumeSource)
+		in.Ephemeral.DeepCopyInto(out.Ephemeral)
+	}
+	if in.Image != nil {
+		out.Image = new(ImageVolumeSource)
+		*out.Image = *in.Image
+	}
+}
+
+// DeepCopy returns a copy of in that shares no memory with it, or nil for nil.
+func (in *VolumeSource) DeepCopy() *VolumeSource {
+	if in == nil {
+		return nil
+	}
+	out := new(VolumeSource)
+	in.DeepCopyInto(out)
+	return out
+}
+
+// DeepCopyInto copies in into out; the two share no memory. in must not be nil.
+func (in *VolumeStatus) DeepCopyInto(out *VolumeStatus) {
+	*out = *in
+	if in.Image != nil {
+		out.Image = new(ImageVolumeStatus)
+		*out.Image = *in.Image
+	}
+}
+
+// DeepCopy returns a copy of in that shares no memory with it, or nil for nil.
+func (in *VolumeStatus) DeepCopy() *VolumeStatus {
+	if in == nil {
+		return nil
+	}
+	out := new(VolumeStatus)
+	in.DeepCopyInto(out)
+	return out
+}
+
+// DeepCopyInto copies in into out; the two share no memory. in must not be nil.
+func (in *VsphereVirtualDiskVolumeSource) DeepCopyInto(out *VsphereVirtualDiskVolumeSource) {
+	*out = *in
+}
+
+// DeepCopy returns a copy of in that shares no memory with it, or nil for nil.
+func (in *VsphereVirtualDiskVolumeSource) DeepCopy() *VsphereVirtualDiskVolumeSource {
+	if in == nil {
+		return nil
+	}
+	out := new(VsphereVirtualDiskVolumeSource)
 	in.DeepCopyInto(out)
 	return out
 }
@@ -1555,6 +4915,53 @@ func (in *WatchEvent) DeepCopy() *WatchEvent {
 		return nil
 	}
 	out := new(WatchEvent)
+	in.DeepCopyInto(out)
+	return out
+}
+
+// DeepCopyInto copies in into out; the two share no memory. in must not be nil.
+func (in *WeightedPodAffinityTerm) DeepCopyInto(out *WeightedPodAffinityTerm) {
+	*out = *in
+	in.PodAffinityTerm.DeepCopyInto(&out.PodAffinityTerm)
+}
+
+// DeepCopy returns a copy of in that shares no memory with it, or nil for nil.
+func (in *WeightedPodAffinityTerm) DeepCopy() *WeightedPodAffinityTerm {
+	if in == nil {
+		return nil
+	}
+	out := new(WeightedPodAffinityTerm)
+	in.DeepCopyInto(out)
+	return out
+}
+
+// DeepCopyInto copies in into out; the two share no memory. in must not be nil.
+func (in *WindowsSecurityContextOptions) DeepCopyInto(out *WindowsSecurityContextOptions) {
+	*out = *in
+	if in.GMSACredentialSpecName != nil {
+		out.GMSACredentialSpecName = new(string)
+		*out.GMSACredentialSpecName = *in.GMSACredentialSpecName
+	}
+	if in.GMSACredentialSpec != nil {
+		out.GMSACredentialSpec = new(string)
+		*out.GMSACredentialSpec = *in.GMSACredentialSpec
+	}
+	if in.RunAsUserName != nil {
+		out.RunAsUserName = new(string)
+		*out.RunAsUserName = *in.RunAsUserName
+	}
+	if in.HostProcess != nil {
+		out.HostProcess = new(bool)
+		*out.HostProcess = *in.HostProcess
+	}
+}
+
+// DeepCopy returns a copy of in that shares no memory with it, or nil for nil.
+func (in *WindowsSecurityContextOptions) DeepCopy() *WindowsSecurityContextOptions {
+	if in == nil {
+		return nil
+	}
+	out := new(WindowsSecurityContextOptions)
 	in.DeepCopyInto(out)
 	return out
 }
