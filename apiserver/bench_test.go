@@ -1,4 +1,4 @@
-package apiserver
+package apiserver_test
 
 import (
 	"bytes"
@@ -40,7 +40,7 @@ func benchKubeloop(b *testing.B, concurrency int) {
 	client := &http.Client{Transport: &http.Transport{MaxIdleConns: 256, MaxIdleConnsPerHost: 256}}
 	ns := fmt.Sprintf("bench-%d", benchSeq.Add(1))
 	post := func(path, body string) (int, error) {
-		resp, err := client.Post(baseURL+path, "application/json", bytes.NewBufferString(body))
+		resp, err := client.Post(srv.URL+path, "application/json", bytes.NewBufferString(body))
 		if err != nil {
 			return 0, err
 		}
@@ -53,7 +53,7 @@ func benchKubeloop(b *testing.B, concurrency int) {
 	}
 	path := "/api/v1/namespaces/" + ns + "/configmaps"
 	getter := func(url string) error {
-		resp, err := client.Get(baseURL + url)
+		resp, err := client.Get(srv.URL + url)
 		if err != nil {
 			return err
 		}
@@ -78,10 +78,10 @@ func benchKubeloop(b *testing.B, concurrency int) {
 }
 
 // benchEtcd is the reference: etcd as its clients see it, through gRPC on
-// its endpoints. (etcd.Client() would call the embedded server in-process,
+// its endpoints. (srv.Etcd.Client() would call the embedded server in-process,
 // which no client outside this process can do.)
 func benchEtcd(b *testing.B, concurrency int) {
-	cli, err := store.NewClient(etcd.Endpoints())
+	cli, err := store.NewClient(srv.Etcd.Endpoints())
 	require.NoError(b, err)
 	b.Cleanup(func() { _ = cli.Close() })
 	prefix := fmt.Sprintf("/bench-raw/%d/", benchSeq.Add(1))

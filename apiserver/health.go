@@ -5,6 +5,8 @@ import (
 	"net/http"
 	"runtime"
 	"time"
+
+	"kubeloop/apiserver/endpoints/handlers/responsewriters"
 )
 
 // serveHealth answers /healthz and /livez: the process is up and serving.
@@ -44,7 +46,7 @@ type versionInfo struct {
 const GitVersion = "v1.37.0-kubeloop"
 
 func (s *Server) serveVersion(w http.ResponseWriter, r *http.Request) {
-	writeJSON(w, http.StatusOK, versionInfo{
+	responsewriters.WriteRawJSON(w, http.StatusOK, versionInfo{
 		Major: "1", Minor: "37", GitVersion: GitVersion, GitTreeState: "clean",
 		BuildDate: "1970-01-01T00:00:00Z", GoVersion: runtime.Version(), Compiler: runtime.Compiler,
 		Platform: runtime.GOOS + "/" + runtime.GOARCH,

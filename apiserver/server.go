@@ -15,6 +15,9 @@ import (
 
 	"kubeloop/api"
 	"kubeloop/apiserver/admission"
+	"kubeloop/apiserver/endpoints/metrics"
+	"kubeloop/apiserver/registry/core/namespace"
+	"kubeloop/apiserver/registry/rest"
 	"kubeloop/store"
 )
 
@@ -24,10 +27,7 @@ const DefaultListenAddr = "127.0.0.1:6443"
 
 // Admission is the chain every write goes through: all mutating plugins,
 // then all validating ones. admission.NewDefaultChain builds the standard one.
-type Admission interface {
-	Admit(ctx context.Context, a *admission.Attributes) error
-	Validate(ctx context.Context, a *admission.Attributes) error
-}
+type Admission = admission.Interface
 
 // Config is everything New needs. The command (`kubeloop apiserver`) fills
 // it from flags; tests fill it directly.
@@ -62,18 +62,24 @@ type Config struct {
 	CompactionKeepRevisions int64
 }
 
-// Server is the kubeloop API server: one storage per resource and the HTTP
-// handler in front of them.
+// Server is the kubeloop API server: one storage per resource, the REST
+// storage (registry) over each, and the HTTP handler chain in front of them.
 type Server struct {
 	reg       *api.Registry
 	log       *slog.Logger
 	admission Admission
-	metrics   *metrics
-	storage   map[*api.ResourceInfo]store.Interface
+	metrics   *metrics.Metrics
+	// storage is each resource's store.Interface: etcd behind its watch
+	// cache. restStorage is the registry over it, by subresource ("" for
+	// the resource itself).
+	storage     map[*api.ResourceInfo]store.Interface
+	restStorage map[*api.ResourceInfo]map[string]rest.Storage
+	// namespaces is the namespace registry, which the namespace finalizer
+	// and the default namespaces use.
+	namespaces *namespace.REST
 	// readyChecks run for /readyz and WaitReady (etcd answers, caches synced).
 	readyChecks []func(ctx context.Context) error
 	handler     http.Handler
-	openapi     *openAPIDocs
 
 	// ctx lives as long as the server; cancelling it ends watches and the
 	// background namespace finalizer.
@@ -109,12 +115,13 @@ func New(cfg Config) (*Server, error) {
 	}
 	ctx, cancel := context.WithCancel(context.Background())
 	s := &Server{
-		reg:        cfg.Registry,
-		log:        cfg.Logger.With("component", "apiserver"),
-		storage:    map[*api.ResourceInfo]store.Interface{},
-		ctx:        ctx,
-		cancel:     cancel,
-		nsFinalize: make(chan string, 64),
+		reg:         cfg.Registry,
+		log:         cfg.Logger.With("component", "apiserver"),
+		storage:     map[*api.ResourceInfo]store.Interface{},
+		restStorage: map[*api.ResourceInfo]map[string]rest.Storage{},
+		ctx:         ctx,
+		cancel:      cancel,
+		nsFinalize:  make(chan string, 64),
 		// Kubernetes' --shutdown-delay is 0 and its request timeout 60 s;
 		// 10 s is plenty for the short requests kubeloop serves.
 		shutdownTimeout: 10 * time.Second,
@@ -122,7 +129,7 @@ func New(cfg Config) (*Server, error) {
 	if cfg.ShutdownTimeout > 0 {
 		s.shutdownTimeout = cfg.ShutdownTimeout
 	}
-	m, err := newMetrics(cfg.Metrics)
+	m, err := metrics.New(cfg.Metrics)
 	if err != nil {
 		cancel()
 		return nil, err
@@ -136,11 +143,10 @@ func New(cfg Config) (*Server, error) {
 	if s.admission == nil {
 		s.admission = admission.NewDefaultChain(namespaceGetter{s})
 	}
-	if s.openapi, err = newOpenAPIDocs(s.reg); err != nil {
+	if s.handler, err = s.buildHandler(cfg.Metrics); err != nil {
 		cancel()
 		return nil, err
 	}
-	s.handler = s.buildHandler(cfg.Metrics)
 
 	startCtx, done := context.WithTimeout(ctx, 30*time.Second)
 	defer done()
@@ -154,21 +160,28 @@ func New(cfg Config) (*Server, error) {
 	}
 	s.wg.Add(1)
 	go s.runNamespaceFinalizer()
-	if cfg.Etcd != nil && cfg.CompactionInterval >= 0 {
-		interval, keep := cfg.CompactionInterval, cfg.CompactionKeepRevisions
-		if interval == 0 {
-			interval = 5 * time.Minute
-		}
-		if keep <= 0 {
-			keep = 10000
-		}
-		s.wg.Add(1)
-		go func() {
-			defer s.wg.Done()
-			store.RunCompactor(s.ctx, cfg.Etcd, interval, keep)
-		}()
-	}
+	s.startCompaction(cfg)
 	return s, nil
+}
+
+// startCompaction compacts etcd's history in the background, every
+// CompactionInterval, keeping the last CompactionKeepRevisions revisions.
+func (s *Server) startCompaction(cfg Config) {
+	if cfg.Etcd == nil || cfg.CompactionInterval < 0 {
+		return
+	}
+	interval, keep := cfg.CompactionInterval, cfg.CompactionKeepRevisions
+	if interval == 0 {
+		interval = 5 * time.Minute
+	}
+	if keep <= 0 {
+		keep = 10000
+	}
+	s.wg.Add(1)
+	go func() {
+		defer s.wg.Done()
+		store.RunCompactor(s.ctx, cfg.Etcd, interval, keep)
+	}()
 }
 
 // Handler is the whole HTTP API; tests mount it on httptest.NewServer.
@@ -247,43 +260,4 @@ func (s *Server) Serve(ctx context.Context, ln net.Listener) error {
 	<-errc
 	s.log.Info("stopped")
 	return nil
-}
-
-// storageFor returns the storage of one kind.
-func (s *Server) storageFor(info *api.ResourceInfo) store.Interface { return s.storage[info] }
-
-// namespaceGetter lets admission read namespaces through the server's storage.
-// forceLiveLookupTTL is how long a namespace just marked Terminating is read
-// from etcd rather than the cache: far longer than the cache's lag.
-const forceLiveLookupTTL = time.Minute
-
-type namespaceGetter struct{ s *Server }
-
-func (g namespaceGetter) GetNamespace(ctx context.Context, name string) (*api.Namespace, error) {
-	info, ok := api.ForType[*api.Namespace](g.s.reg)
-	if !ok {
-		return nil, errors.New("namespaces are not registered")
-	}
-	// Read from the watch cache first ("0": any freshness), as Kubernetes'
-	// NamespaceLifecycle reads its informer; a namespace created a moment
-	// ago may not be there yet, so a miss is checked against etcd.
-	st := g.s.storageFor(info)
-	obj, err := st.Get(ctx, info.Key("", name), store.GetOptions{ResourceVersion: "0"})
-	live := api.IsNotFound(err)
-	if err == nil && obj.(*api.Namespace).Status.Phase != api.NamespaceTerminating {
-		if since, ok := g.s.forceLiveLookup.Load(name); ok {
-			if time.Since(since.(time.Time)) < forceLiveLookupTTL {
-				live = true
-			} else {
-				g.s.forceLiveLookup.Delete(name)
-			}
-		}
-	}
-	if live {
-		obj, err = st.Get(ctx, info.Key("", name), store.GetOptions{})
-	}
-	if err != nil {
-		return nil, err
-	}
-	return obj.(*api.Namespace), nil
 }

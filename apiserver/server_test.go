@@ -1,4 +1,4 @@
-package apiserver
+package apiserver_test
 
 import (
 	"bufio"
@@ -7,77 +7,18 @@ import (
 	"log/slog"
 	"net"
 	"net/http"
-	"net/http/httptest"
 	"strings"
-	"sync"
 	"testing"
 	"time"
 
 	"github.com/stretchr/testify/assert"
 	"github.com/stretchr/testify/require"
 
-	"kubeloop/api"
-	"kubeloop/store"
+	"kubeloop/apiserver"
 )
 
-// panickyStore panics on Get of the object named "boom".
-type panickyStore struct{ store.Interface }
-
-func (p panickyStore) Get(ctx context.Context, key string, opts store.GetOptions) (api.Object, error) {
-	if strings.HasSuffix(key, "/boom") {
-		panic("boom")
-	}
-	return p.Interface.Get(ctx, key, opts)
-}
-
-// lockedBuffer collects log output from concurrent handlers.
-type lockedBuffer struct {
-	mu sync.Mutex
-	b  strings.Builder
-}
-
-func (l *lockedBuffer) Write(p []byte) (int, error) {
-	l.mu.Lock()
-	defer l.mu.Unlock()
-	return l.b.Write(p)
-}
-
-func (l *lockedBuffer) String() string {
-	l.mu.Lock()
-	defer l.mu.Unlock()
-	return l.b.String()
-}
-
-func TestPanicInHandlerIsInternalErrorAndServerKeepsServing(t *testing.T) {
-	logs := &lockedBuffer{}
-	s, err := New(Config{
-		NewStorage: func(_ context.Context, info *api.ResourceInfo) (store.Interface, error) {
-			return panickyStore{store.New(etcd.Client(), info)}, nil
-		},
-		Logger: slog.New(slog.NewTextHandler(logs, nil)),
-	})
-	require.NoError(t, err)
-	t.Cleanup(s.Close)
-	hs := httptest.NewServer(s.Handler())
-	t.Cleanup(hs.Close)
-
-	resp, err := http.Get(hs.URL + "/api/v1/namespaces/default/configmaps/boom")
-	require.NoError(t, err)
-	body, _ := io.ReadAll(resp.Body)
-	resp.Body.Close()
-	require.Equal(t, http.StatusInternalServerError, resp.StatusCode)
-	assert.Contains(t, string(body), `"reason":"InternalError"`)
-	assert.Contains(t, logs.String(), "panic in handler")
-	assert.Contains(t, logs.String(), "goroutine")
-
-	resp, err = http.Get(hs.URL + "/api/v1/namespaces/default/configmaps")
-	require.NoError(t, err)
-	resp.Body.Close()
-	assert.Equal(t, http.StatusOK, resp.StatusCode)
-}
-
 func TestServeShutsDownAndEndsWatches(t *testing.T) {
-	s, err := New(Config{Etcd: etcd.Client(), Logger: slog.New(slog.NewTextHandler(io.Discard, nil))})
+	s, err := apiserver.New(apiserver.Config{Etcd: srv.Etcd.Client(), Logger: slog.New(slog.NewTextHandler(io.Discard, nil))})
 	require.NoError(t, err)
 	ln, err := net.Listen("tcp", "127.0.0.1:0")
 	require.NoError(t, err)
@@ -109,4 +50,22 @@ func TestServeShutsDownAndEndsWatches(t *testing.T) {
 	case <-time.After(20 * time.Second):
 		t.Fatal("watch stream did not end")
 	}
+}
+
+func TestVersionHealthAndMetrics(t *testing.T) {
+	v := do(t, "GET", "/version", "", "").Obj(t)
+	assert.Equal(t, "v1.37.0-kubeloop", v["gitVersion"])
+	assert.Equal(t, "1", v["major"])
+	assert.Equal(t, "37", v["minor"])
+	for _, p := range []string{"/healthz", "/livez", "/readyz"} {
+		resp := do(t, "GET", p, "", "")
+		assert.Equal(t, http.StatusOK, resp.Code, p)
+		assert.Equal(t, "ok", resp.Body)
+	}
+	do(t, "GET", "/api/v1/namespaces/default/configmaps", "", "")
+	m := do(t, "GET", "/metrics", "", "")
+	require.Equal(t, http.StatusOK, m.Code)
+	assert.Contains(t, m.Body, `apiserver_request_total{code="200",resource="configmaps",subresource="",verb="list"}`)
+	assert.Contains(t, m.Body, "apiserver_request_duration_seconds_bucket")
+	assert.True(t, strings.Contains(m.Body, "watch_cache") || strings.Contains(m.Body, "watchcache"), "watch cache metrics are served too")
 }

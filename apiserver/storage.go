@@ -4,6 +4,13 @@ import (
 	"context"
 	"fmt"
 
+	"kubeloop/api"
+	"kubeloop/apiserver/printers"
+	"kubeloop/apiserver/registry/apps/replicaset"
+	"kubeloop/apiserver/registry/core/namespace"
+	"kubeloop/apiserver/registry/core/pod"
+	"kubeloop/apiserver/registry/generic"
+	"kubeloop/apiserver/registry/rest"
 	"kubeloop/store"
 	"kubeloop/watchcache"
 )
@@ -11,10 +18,31 @@ import (
 // WatchCacheOptions tunes the watch cache in front of every resource.
 type WatchCacheOptions = watchcache.Options
 
-// buildStorage gives every registered kind its storage: by default the etcd
-// store wrapped in a watch cache, as Kubernetes' StorageWithCacher does
-// (staging/src/k8s.io/apiserver/pkg/registry/generic/registry/storage_factory.go).
+// restStorageProviders is how each resource's REST storage is made: its
+// registry package's NewStorage, over the generic Store. A resource with
+// nothing of its own (ConfigMaps, Events, Leases, Nodes) is not listed and
+// gets generic.NewStorage. Adding a kind is its strategy (a registry
+// package) and, if it has one, an entry here; the handlers do not change.
+// Kubernetes: pkg/controlplane/apiserver/options and each group's
+// pkg/registry/<group>/rest/storage_<group>.go (NewRESTStorage).
+func (s *Server) restStorageProviders() map[api.GroupResource]func(generic.Options) map[string]rest.Storage {
+	return map[api.GroupResource]func(generic.Options) map[string]rest.Storage{
+		{Resource: "pods"}:                       pod.NewStorage,
+		{Group: "apps", Resource: "replicasets"}: replicaset.NewStorage,
+		{Resource: "namespaces"}: func(o generic.Options) map[string]rest.Storage {
+			var m map[string]rest.Storage
+			s.namespaces, m = namespace.NewStorage(o, s.namespaceTerminating)
+			return m
+		},
+	}
+}
+
+// buildStorage gives every registered kind its storage — by default the
+// etcd store wrapped in a watch cache, as Kubernetes' StorageWithCacher does
+// (staging/src/k8s.io/apiserver/pkg/registry/generic/registry/storage_factory.go)
+// — and its REST storage over that.
 func (s *Server) buildStorage(ctx context.Context, cfg Config) error {
+	providers := s.restStorageProviders()
 	for _, info := range s.reg.All() {
 		var (
 			st  store.Interface
@@ -44,6 +72,15 @@ func (s *Server) buildStorage(ctx context.Context, cfg Config) error {
 			return fmt.Errorf("apiserver: storage for %s: %w", info.GroupResource(), err)
 		}
 		s.storage[info] = st
+		o := generic.Options{Info: info, Storage: st, TableConvertor: printers.NewTableConvertor(info), Logger: s.log}
+		newREST, ok := providers[info.GroupResource()]
+		if !ok {
+			newREST = generic.NewStorage
+		}
+		s.restStorage[info] = newREST(o)
+	}
+	if s.namespaces == nil {
+		return fmt.Errorf("apiserver: the registry serves no namespaces")
 	}
 	// Ready means etcd answers: asking for the current revision is the
 	// cheapest round trip that proves it.

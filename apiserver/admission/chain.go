@@ -28,20 +28,21 @@ func NewChain(mutating []MutationInterface, validating []ValidationInterface) *C
 // kube-apiserver's --enable-admission-plugins default list:
 //
 //	mutating:   NamespaceLifecycle, Defaulting
-//	validating: NamespaceLifecycle, Validation
+//	validating: NamespaceLifecycle
 //
 // NamespaceLifecycle is first for the same reason it heads Kubernetes' list:
 // there is no point defaulting or validating an object that cannot be
-// stored because its namespace is gone. Defaulting precedes Validation so
-// that validation judges the defaulted object (a pod with no restartPolicy
-// is valid because it becomes Always).
+// stored because its namespace is gone. Defaulting runs before the
+// registry's strategy validates (see Validation), so that validation
+// judges the defaulted object (a pod with no restartPolicy is valid
+// because it becomes Always).
 //
 // NamespaceLifecycle sits in both phases; see its Validate for why.
 func NewDefaultChain(ns NamespaceGetter) *Chain {
 	lifecycle := NewNamespaceLifecycle(ns)
 	return NewChain(
 		[]MutationInterface{lifecycle, NewDefaulting()},
-		[]ValidationInterface{lifecycle, NewValidation()},
+		[]ValidationInterface{lifecycle},
 	)
 }
 

@@ -54,7 +54,7 @@ func TestChainStopsAtFirstRefusal(t *testing.T) {
 
 // A pod that leaves restartPolicy, dnsPolicy and pull policies out is only
 // valid because defaulting runs first: validation alone requires them.
-func TestDefaultChainValidatesTheDefaultedObject(t *testing.T) {
+func TestValidationJudgesTheObjectTheDefaultChainDefaulted(t *testing.T) {
 	ns := namespaces{"ns1": {ObjectMeta: api.ObjectMeta{Name: "ns1"}, Status: api.NamespaceStatus{Phase: api.NamespaceActive}}}
 	pod := validPod()
 	require.Empty(t, pod.Spec.RestartPolicy)
@@ -72,6 +72,7 @@ func TestDefaultChainValidatesTheDefaultedObject(t *testing.T) {
 	a := createAttrs(t, "", "Pod", pod)
 	require.NoError(t, c.Admit(context.Background(), a))
 	require.NoError(t, c.Validate(context.Background(), a))
+	require.NoError(t, NewValidation().Validate(context.Background(), a))
 	require.Equal(t, api.RestartPolicyAlways, pod.Spec.RestartPolicy)
 }
 

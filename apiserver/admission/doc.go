@@ -1,13 +1,17 @@
 // Package admission is the apiserver's last word on a write: a chain of
 // plugins that may change an object (mutating) and then may refuse it
-// (validating) before it is stored.
+// (validating) before it is stored, and the per-kind validation rules the
+// registry's strategies call.
 //
-// Where it sits on the spine: the apiserver decodes a request body, runs the
-// mutating phase (Chain.Admit), prepares the object for storage (generated
-// name, uid, generation), runs the validating phase (Chain.Validate) and
-// only then writes to the store:
+// Where it sits on the spine: between the endpoint handler and the
+// registry. The handler decodes a request body and runs the mutating phase
+// (Chain.Admit); the registry prepares the object for storage (uid,
+// generation, generated name), validates it with its kind's rules
+// (ValidateCreate, ValidateUpdate, called from the strategy), runs the
+// validating phase (Chain.Validate, handed down by the handler) and only
+// then writes to the store:
 //
-//	decode → admission mutate → prepare → admission validate → store
+//	decode → admission mutate → prepare → strategy validate → admission validate → store
 //
 // Every refusal is an *api.StatusError the apiserver sends as is: 404 for a
 // missing namespace, 403 Forbidden for a terminating or immortal one, 422
@@ -22,7 +26,9 @@
 //   - Defaulting (mutating): the SetDefaults_* values — restartPolicy
 //     Always, terminationGracePeriodSeconds 30, imagePullPolicy from the
 //     tag, requests from limits, replicas 1, namespace phase Active, ...
-//   - Validation (validating): per-kind rules with field paths.
+//
+// The rules (Validation, ValidateCreate, ValidateUpdate): per-kind checks
+// with field paths, called by the registry strategies.
 //
 // Kubernetes counterparts (release v1.37.2):
 //   - staging/src/k8s.io/apiserver/pkg/admission/chain.go (chainAdmissionHandler:
@@ -51,10 +57,11 @@
 //     (the message shapes field.go reproduces).
 //
 // What we simplify:
-//   - In Kubernetes, defaulting happens while decoding and validation is
-//     called by each resource's registry strategy (rest.BeforeCreate),
-//     neither being an admission plugin. Here both are plugins in the fixed
-//     chain; the order an object goes through is the same.
+//   - In Kubernetes, defaulting happens while decoding, not as an admission
+//     plugin. Here it is the second mutating plugin; the order an object
+//     goes through is the same. The validation rules live in this package
+//     rather than in a package of their own (Kubernetes:
+//     pkg/apis/<group>/validation).
 //   - No webhooks (MutatingAdmissionWebhook, ValidatingAdmissionWebhook),
 //     no ValidatingAdmissionPolicy/CEL, no dynamic plugin configuration,
 //     no admission for connect verbs, no dry-run, no audit annotations.

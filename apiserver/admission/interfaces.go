@@ -45,3 +45,10 @@ type ValidationInterface interface {
 type NamespaceGetter interface {
 	GetNamespace(ctx context.Context, name string) (*api.Namespace, error)
 }
+
+// Interface is a whole admission chain: the mutating phase, then the
+// validating one. Chain implements it; the apiserver takes any.
+type Interface interface {
+	MutationInterface
+	ValidationInterface
+}

@@ -10,11 +10,13 @@ import (
 // and refuses the write with 422 Invalid, listing every problem as a cause
 // with its field path. It never changes the object.
 //
-// In Kubernetes these rules are not an admission plugin: each registry's
-// strategy calls its kind's Validate* function (pkg/apis/core/validation,
-// pkg/apis/apps/validation) from rest.BeforeCreate / BeforeUpdate, after the
-// mutating admission plugins and before the validating ones. Making them one
-// validating plugin keeps the same order and puts every check in one place.
+// As in Kubernetes, these rules are not an admission plugin of the default
+// chain: each registry strategy calls its kind's rules from Validate and
+// ValidateUpdate (ValidateCreate and ValidateUpdate below; Kubernetes:
+// pkg/apis/core/validation, pkg/apis/apps/validation, called from
+// rest.BeforeCreate / BeforeUpdate), after the mutating admission plugins
+// and before the validating ones. Validation stays usable as a plugin, for
+// tests that check a stored object against the same rules.
 type Validation struct{}
 
 var _ ValidationInterface = Validation{}
@@ -39,6 +41,23 @@ func (Validation) Validate(_ context.Context, a *Attributes) error {
 	}
 	group, kind := invalidKind(a)
 	return api.NewInvalid(group, kind, a.Object.GetObjectMeta().Name, errs.causes())
+}
+
+// ValidateCreate checks a new object of resource (or the body of one of its
+// subresources: a Binding, a Scale) against its kind's rules.
+func ValidateCreate(resource *api.ResourceInfo, subresource string, obj api.Object) error {
+	return Validation{}.Validate(context.Background(), &Attributes{
+		Operation: Create, Resource: resource, Subresource: subresource, Object: obj,
+	})
+}
+
+// ValidateUpdate checks an updated object against its kind's rules and
+// against the stored one. For the status subresource only metadata is
+// checked: the registry keeps the stored spec.
+func ValidateUpdate(resource *api.ResourceInfo, subresource string, obj, old api.Object) error {
+	return Validation{}.Validate(context.Background(), &Attributes{
+		Operation: Update, Resource: resource, Subresource: subresource, Object: obj, OldObject: old,
+	})
 }
 
 // validateCreate dispatches on the Go type of the object. Subresource

@@ -1,0 +1,164 @@
+// Package apiservertest starts a real kubeloop apiserver for the tests of
+// the apiserver's layers: a real embedded etcd (storetest), the whole
+// server as New builds it, and an HTTP server on 127.0.0.1 in front of it.
+// There is no fake store and no fake handler chain: a test of the registry
+// or of a handler sends the HTTP request a client would and reads the
+// answer, and may look in etcd to see what was (or was not) stored.
+//
+// One server per test package is enough; share it from TestMain and give
+// each test its own namespace:
+//
+//	var srv *apiservertest.Server
+//
+//	func TestMain(m *testing.M) {
+//		apiservertest.Main(m, func(s *apiservertest.Server) { srv = s })
+//	}
+package apiservertest
+
+import (
+	"bytes"
+	"context"
+	"encoding/json"
+	"fmt"
+	"io"
+	"log/slog"
+	"net/http"
+	"net/http/httptest"
+	"strings"
+	"sync/atomic"
+	"testing"
+
+	"github.com/stretchr/testify/require"
+
+	"kubeloop/apiserver"
+	"kubeloop/store"
+	"kubeloop/store/storetest"
+)
+
+// Server is an apiserver on a real etcd, served over HTTP.
+type Server struct {
+	Etcd *store.Embedded
+	API  *apiserver.Server
+	// URL is the HTTP server's base URL.
+	URL   string
+	nsSeq atomic.Int64
+}
+
+// Main is a TestMain body: it starts etcd and one apiserver, hands it to
+// setup, runs the package's tests and exits with their status.
+func Main(m *testing.M, setup func(*Server)) {
+	storetest.Main(m, func(e *store.Embedded) {
+		s, err := apiserver.New(apiserver.Config{
+			Etcd:   e.Client(),
+			Logger: slog.New(slog.DiscardHandler),
+		})
+		if err != nil {
+			panic(err)
+		}
+		hs := httptest.NewServer(s.Handler())
+		setup(&Server{Etcd: e, API: s, URL: hs.URL})
+	})
+}
+
+// NewNamespace creates a fresh namespace for one test.
+func (s *Server) NewNamespace(t testing.TB) string {
+	t.Helper()
+	name := fmt.Sprintf("t%d-%s", s.nsSeq.Add(1), strings.ToLower(strings.ReplaceAll(t.Name(), "/", "-")))
+	if len(name) > 63 {
+		name = name[:63]
+	}
+	name = strings.TrimRight(name, "-_")
+	name = strings.ReplaceAll(name, "_", "-")
+	resp := s.Do(t, "POST", "/api/v1/namespaces", "", fmt.Sprintf(`{"metadata":{"name":%q}}`, name))
+	require.Equal(t, http.StatusCreated, resp.Code, resp.Body)
+	return name
+}
+
+// Response is a finished HTTP exchange.
+type Response struct {
+	Code   int
+	Header http.Header
+	Body   string
+}
+
+// Decode decodes the body into v.
+func (r Response) Decode(t testing.TB, v any) {
+	t.Helper()
+	require.NoError(t, json.Unmarshal([]byte(r.Body), v), r.Body)
+}
+
+// Obj decodes the body into a generic map.
+func (r Response) Obj(t testing.TB) map[string]any {
+	t.Helper()
+	var m map[string]any
+	r.Decode(t, &m)
+	return m
+}
+
+// Do sends one request. contentType "" with a body means JSON; "none"
+// sends the body with no Content-Type header at all.
+func (s *Server) Do(t testing.TB, method, path, contentType, body string) Response {
+	t.Helper()
+	return s.DoWith(t, context.Background(), method, path, contentType, body, nil)
+}
+
+// DoWith is Do with a context and extra headers.
+func (s *Server) DoWith(t testing.TB, ctx context.Context, method, path, contentType, body string, header http.Header) Response {
+	t.Helper()
+	var rd io.Reader
+	if body != "" {
+		rd = bytes.NewBufferString(body)
+	}
+	req, err := http.NewRequestWithContext(ctx, method, s.URL+path, rd)
+	require.NoError(t, err)
+	if body != "" {
+		if contentType == "" {
+			contentType = "application/json"
+		}
+		if contentType != "none" {
+			req.Header.Set("Content-Type", contentType)
+		}
+	}
+	for k, vs := range header {
+		for _, v := range vs {
+			req.Header.Add(k, v)
+		}
+	}
+	resp, err := http.DefaultClient.Do(req)
+	require.NoError(t, err)
+	defer resp.Body.Close()
+	data, err := io.ReadAll(resp.Body)
+	require.NoError(t, err)
+	return Response{Code: resp.StatusCode, Header: resp.Header, Body: string(data)}
+}
+
+// Get walks a decoded JSON object by path.
+func Get(m map[string]any, path ...string) any {
+	var cur any = m
+	for _, p := range path {
+		mm, ok := cur.(map[string]any)
+		if !ok {
+			return nil
+		}
+		cur = mm[p]
+	}
+	return cur
+}
+
+// ConfigMapJSON is a ConfigMap manifest.
+func ConfigMapJSON(name string, data map[string]string) string {
+	b, _ := json.Marshal(map[string]any{"apiVersion": "v1", "kind": "ConfigMap", "metadata": map[string]any{"name": name}, "data": data})
+	return string(b)
+}
+
+// ReplicaSetJSON is a ReplicaSet manifest selecting app=web.
+func ReplicaSetJSON(name string, replicas int) string {
+	return fmt.Sprintf(`{"apiVersion":"apps/v1","kind":"ReplicaSet","metadata":{"name":%q},
+		"spec":{"replicas":%d,"selector":{"matchLabels":{"app":"web"}},
+		"template":{"metadata":{"labels":{"app":"web"}},"spec":{"containers":[{"name":"c","image":"nginx"}]}}}}`, name, replicas)
+}
+
+// PodJSON is a one-container Pod manifest labelled app=web.
+func PodJSON(name string) string {
+	return fmt.Sprintf(`{"apiVersion":"v1","kind":"Pod","metadata":{"name":%q,"labels":{"app":"web"}},"spec":{"containers":[{"name":"c","image":"nginx"}]}}`, name)
+}

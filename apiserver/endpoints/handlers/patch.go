@@ -1,0 +1,175 @@
+package handlers
+
+import (
+	"context"
+	"encoding/json"
+	"fmt"
+	"net/http"
+
+	jsonpatch "github.com/evanphx/json-patch/v5"
+
+	"kubeloop/api"
+	"kubeloop/apiserver/admission"
+	"kubeloop/apiserver/endpoints/handlers/negotiation"
+	"kubeloop/apiserver/endpoints/request"
+	"kubeloop/apiserver/registry/rest"
+	"kubeloop/apiserver/serializer"
+	"kubeloop/apiserver/strategicpatch"
+)
+
+// The patch media types.
+const (
+	mergePatchType     = "application/merge-patch+json"
+	jsonPatchType      = "application/json-patch+json"
+	strategicPatchType = "application/strategic-merge-patch+json"
+	applyPatchType     = "application/apply-patch+yaml"
+)
+
+// PatchResource answers PATCH on an object, its status or its scale. The
+// patch is applied to the stored object inside the registry's
+// read-modify-write, so a concurrent writer makes it re-apply, never lose.
+// Kubernetes: endpoints/handlers/patch.go (PatchResource, patcher.patchResource).
+func PatchResource(r rest.Patcher, scope *RequestScope) http.HandlerFunc {
+	return func(w http.ResponseWriter, req *http.Request) {
+		ri, ctx := scope.requestInfo(req)
+		directive, patchType, data, err := readPatch(req)
+		if err != nil {
+			scope.err(w, req, err)
+			return
+		}
+		attrs := scope.attributes(admission.Update, ri)
+		p := &patcher{scope: scope, ri: ri, newObj: r.New, directive: directive, patchType: patchType, patch: data,
+			admit: rest.AdmissionToTransformFunc(scope.Admission, attrs)}
+		out, err := r.Update(ctx, ri.Name, p, rest.AdmissionToValidateObjectUpdateFunc(scope.Admission, attrs), &rest.UpdateOptions{})
+		scope.logWrite("patch", http.StatusOK, nil, out, err)
+		if err != nil {
+			scope.err(w, req, err)
+			return
+		}
+		setWarnings(w, p.warnings)
+		scope.writeObject(w, req, http.StatusOK, out)
+	}
+}
+
+// patcher is the UpdatedObjectInfo of a PATCH: the patch applied to
+// whatever is stored, decoded with the fieldValidation directive, checked
+// against the URL, then mutating admission.
+type patcher struct {
+	scope     *RequestScope
+	ri        *request.RequestInfo
+	newObj    func() api.Object
+	directive string
+	patchType string
+	patch     []byte
+	admit     rest.TransformFunc
+	// warnings are those of the last application (Warn).
+	warnings []string
+}
+
+func (p *patcher) UpdatedObject(ctx context.Context, old api.Object) (api.Object, error) {
+	k := p.scope.Kind
+	patched, err := applyPatch(p.patchType, rest.WithTypeMeta(k, old), p.patch, strategicpatch.ForKind(k.Group, k.Kind))
+	if err != nil {
+		return nil, err
+	}
+	obj := p.newObj()
+	if p.warnings, err = decodePatched(k.Group, k.Kind, p.ri.Name, patched, obj, p.directive); err != nil {
+		return nil, err
+	}
+	if err := checkTypeMeta(k, obj); err != nil {
+		return nil, err
+	}
+	if err := p.scope.checkURLMeta(p.ri, obj); err != nil {
+		return nil, err
+	}
+	return p.admit(ctx, obj, old)
+}
+
+// readPatch checks the directive and media type and reads the body.
+// Server-side apply is not implemented: it is refused with 415, which
+// kubectl understands ("Server-side apply not available") rather than
+// guessed at.
+func readPatch(r *http.Request) (directive, patchType string, data []byte, err error) {
+	directive, err = fieldValidation(r, "PatchOptions")
+	if err != nil {
+		return "", "", nil, err
+	}
+	patchType = negotiation.MediaType(r.Header.Get("Content-Type"))
+	switch patchType {
+	case mergePatchType, jsonPatchType, strategicPatchType:
+	case applyPatchType:
+		se := api.NewUnsupportedMediaType(r.Header.Get("Content-Type"))
+		se.ErrStatus.Message = "server-side apply is not supported by kubeloop; use client-side apply (kubectl apply without --server-side)"
+		return "", "", nil, se
+	default:
+		return "", "", nil, negotiation.NewUnsupportedMediaTypeError(r.Header.Get("Content-Type"),
+			[]string{jsonPatchType, mergePatchType, strategicPatchType})
+	}
+	data, err = readBody(r)
+	if err != nil {
+		return "", "", nil, err
+	}
+	return directive, patchType, data, nil
+}
+
+// applyPatch applies a merge, JSON or strategic merge patch (with the
+// kind's schema) to the JSON of cur. A patch that is not valid JSON is 400;
+// one that cannot be applied (a failed test, a missing path, a bad
+// directive) is 422, as in Kubernetes.
+func applyPatch(patchType string, cur api.Object, patch []byte, schema *strategicpatch.Schema) ([]byte, error) {
+	orig, err := json.Marshal(cur)
+	if err != nil {
+		return nil, fmt.Errorf("encode current object: %w", err)
+	}
+	switch patchType {
+	case jsonPatchType:
+		p, err := jsonpatch.DecodePatch(patch)
+		if err != nil {
+			return nil, api.NewBadRequest(fmt.Sprintf("error decoding patch: %v", err))
+		}
+		out, err := p.Apply(orig)
+		if err != nil {
+			return nil, patchFailed(err)
+		}
+		return out, nil
+	case strategicPatchType:
+		if !json.Valid(patch) {
+			return nil, api.NewBadRequest("error decoding patch: invalid JSON")
+		}
+		out, err := strategicpatch.Apply(orig, patch, schema)
+		if err != nil {
+			return nil, patchFailed(err)
+		}
+		return out, nil
+	default:
+		if !json.Valid(patch) {
+			return nil, api.NewBadRequest("error decoding patch: invalid JSON")
+		}
+		out, err := jsonpatch.MergePatch(orig, patch)
+		if err != nil {
+			return nil, patchFailed(err)
+		}
+		return out, nil
+	}
+}
+
+func patchFailed(err error) *api.StatusError {
+	se := api.NewInvalid("", "", "", nil)
+	se.ErrStatus.Message = fmt.Sprintf("the server rejected our request due to an error in our request: %v", err)
+	se.ErrStatus.Details = nil
+	return se
+}
+
+// decodePatched decodes the patched JSON. With fieldValidation=Strict an
+// unknown or duplicate field is 422 (the patch is what is invalid), with
+// Warn the problems come back as warnings.
+func decodePatched(group, kind, name string, patched []byte, obj api.Object, directive string) ([]string, error) {
+	problems, err := serializer.JSONDecoder().Decode(patched, obj, directive != fieldValidationIgnore)
+	if err != nil {
+		return nil, api.NewInvalid(group, kind, name, []api.StatusCause{{Type: api.CauseTypeFieldValueInvalid, Message: err.Error()}})
+	}
+	if len(problems) > 0 && directive == fieldValidationStrict {
+		return nil, api.NewInvalid(group, kind, name, []api.StatusCause{{Type: api.CauseTypeFieldValueInvalid, Message: strictError(problems)}})
+	}
+	return problems, nil
+}

@@ -1,0 +1,35 @@
+package handlers
+
+import (
+	"net/http"
+
+	"kubeloop/apiserver/admission"
+	"kubeloop/apiserver/registry/rest"
+)
+
+// UpdateResource answers PUT on an object, its status or its scale: the
+// body replaces whatever is stored, through the registry's
+// read-modify-write, with mutating admission as the last step of making the
+// new object and validating admission called by the registry before it
+// writes. Kubernetes: endpoints/handlers/update.go (UpdateResource).
+func UpdateResource(r rest.Updater, scope *RequestScope) http.HandlerFunc {
+	return func(w http.ResponseWriter, req *http.Request) {
+		ri, ctx := scope.requestInfo(req)
+		obj := r.New()
+		warnings, err := scope.decodeBody(req, ri, obj, "UpdateOptions")
+		if err != nil {
+			scope.err(w, req, err)
+			return
+		}
+		attrs := scope.attributes(admission.Update, ri)
+		objInfo := rest.DefaultUpdatedObjectInfo(obj, rest.AdmissionToTransformFunc(scope.Admission, attrs))
+		out, err := r.Update(ctx, ri.Name, objInfo, rest.AdmissionToValidateObjectUpdateFunc(scope.Admission, attrs), &rest.UpdateOptions{})
+		scope.logWrite("update", http.StatusOK, obj, out, err)
+		if err != nil {
+			scope.err(w, req, err)
+			return
+		}
+		setWarnings(w, warnings)
+		scope.writeObject(w, req, http.StatusOK, out)
+	}
+}

@@ -1,0 +1,209 @@
+package endpoints
+
+import (
+	"net/http"
+	"time"
+
+	"kubeloop/api"
+	"kubeloop/apiserver/endpoints/handlers"
+	"kubeloop/apiserver/endpoints/handlers/responsewriters"
+	"kubeloop/apiserver/endpoints/metrics"
+	"kubeloop/apiserver/endpoints/request"
+	"kubeloop/apiserver/registry/rest"
+)
+
+// Config is what the API handler serves.
+type Config struct {
+	Registry *api.Registry
+	// Storage is the REST storage of every resource, by subresource name
+	// ("" for the resource itself, "status", "scale", "binding").
+	// Kubernetes: APIGroupInfo.VersionedResourcesStorageMap, whose keys
+	// are "pods", "pods/status", ...
+	Storage map[*api.ResourceInfo]map[string]rest.Storage
+	// Scope is the template of every endpoint's RequestScope (serializers,
+	// admission, logger, metrics, stop context); the installer fills in
+	// the resource, subresource, kind and table convertor.
+	Scope handlers.RequestScope
+	// Discovery answers the requests under /api and /apis that name no
+	// resource.
+	Discovery http.Handler
+	Metrics   *metrics.Metrics
+}
+
+// APIHandler routes /api and /apis: each resource request to the handler
+// of its verb over its resource's (or subresource's) REST storage.
+type APIHandler struct {
+	// groupVersions are the served "group/version"s ("/v1" for the core group).
+	groupVersions map[string]bool
+	// resources are keyed "group/resource".
+	resources map[string]*resourceEndpoints
+	discovery http.Handler
+	metrics   *metrics.Metrics
+}
+
+// resourceEndpoints are the handlers of one resource: by subresource
+// ("" for the resource itself), then by verb.
+type resourceEndpoints struct {
+	info     *api.ResourceInfo
+	handlers map[string]map[string]http.Handler
+}
+
+// NewAPIHandler installs every resource's handlers. Kubernetes:
+// endpoints/installer.go (APIInstaller.Install, registerResourceHandlers).
+func NewAPIHandler(cfg Config) *APIHandler {
+	h := &APIHandler{
+		groupVersions: map[string]bool{},
+		resources:     map[string]*resourceEndpoints{},
+		discovery:     cfg.Discovery,
+		metrics:       cfg.Metrics,
+	}
+	for _, info := range cfg.Registry.All() {
+		h.groupVersions[info.Group+"/"+info.Version] = true
+		re := &resourceEndpoints{info: info, handlers: map[string]map[string]http.Handler{}}
+		for sub, storage := range cfg.Storage[info] {
+			scope := cfg.Scope
+			scope.Resource, scope.Subresource, scope.Kind = info, sub, rest.KindOf(info)
+			if p, ok := storage.(rest.GroupVersionKindProvider); ok {
+				scope.Kind = p.GroupVersionKind()
+			}
+			if tc, ok := storage.(rest.TableConvertor); ok && sub == "" {
+				scope.TableConvertor = tc
+			}
+			re.handlers[sub] = registerResourceHandlers(storage, sub, &scope)
+		}
+		h.resources[info.Group+"/"+info.Resource] = re
+	}
+	return h
+}
+
+// registerResourceHandlers serves exactly the verbs the storage
+// implements; collections (list, watch, deletecollection) only on the
+// resource itself.
+func registerResourceHandlers(storage rest.Storage, sub string, scope *handlers.RequestScope) map[string]http.Handler {
+	verbs := map[string]http.Handler{}
+	if s, ok := storage.(rest.Getter); ok {
+		verbs["get"] = handlers.GetResource(s, scope)
+	}
+	if s, ok := storage.(rest.Creater); ok {
+		verbs["create"] = handlers.CreateResource(s, scope)
+	}
+	if s, ok := storage.(rest.Updater); ok {
+		verbs["update"] = handlers.UpdateResource(s, scope)
+	}
+	if s, ok := storage.(rest.Patcher); ok {
+		verbs["patch"] = handlers.PatchResource(s, scope)
+	}
+	if s, ok := storage.(rest.GracefulDeleter); ok && sub == "" {
+		verbs["delete"] = handlers.DeleteResource(s, scope)
+	}
+	if sub != "" {
+		return verbs
+	}
+	if s, ok := storage.(rest.Lister); ok {
+		verbs["list"] = handlers.ListResource(s, scope)
+	}
+	if s, ok := storage.(rest.Watcher); ok {
+		verbs["watch"] = handlers.WatchResource(s, scope)
+	}
+	if s, ok := storage.(rest.CollectionDeleter); ok {
+		verbs["deletecollection"] = handlers.DeleteCollection(s, scope)
+	}
+	return verbs
+}
+
+// ServeHTTP routes one request under /api or /apis. An unknown API group
+// is a plain 404; an unknown resource in a known group is a 404 Status, as
+// in Kubernetes. Every resource request is counted in the request metrics.
+func (h *APIHandler) ServeHTTP(w http.ResponseWriter, r *http.Request) {
+	ri, ok := request.RequestInfoFrom(r.Context())
+	if !ok {
+		ri = request.NewRequestInfo(r)
+		r = r.WithContext(request.WithRequestInfo(r.Context(), ri))
+	}
+	if ri.APIPrefix == "" {
+		http.NotFound(w, r)
+		return
+	}
+	if !ri.IsResourceRequest {
+		h.discovery.ServeHTTP(w, r)
+		return
+	}
+	if !h.groupVersions[ri.APIGroup+"/"+ri.APIVersion] {
+		http.NotFound(w, r)
+		return
+	}
+	re, ok := h.resources[ri.APIGroup+"/"+ri.Resource]
+	if !ok || (ri.Namespace != "" && !re.info.Namespaced && ri.Resource != "namespaces") {
+		responsewriters.WriteStatus(w, notFoundResource())
+		return
+	}
+	start := time.Now()
+	rec := metrics.NewResponseWriterDelegator(w)
+	defer func() {
+		h.metrics.Observe(ri.Verb, re.info.Resource, ri.Subresource, rec.Status(), time.Since(start))
+	}()
+	if r.URL.Query().Has("dryRun") && ri.Verb != "get" && ri.Verb != "list" && ri.Verb != "watch" {
+		// Better to refuse than to write what the client asked only to try.
+		responsewriters.WriteStatus(rec, api.NewBadRequest("dryRun is not supported by kubeloop"))
+		return
+	}
+	re.serve(rec, r, ri)
+}
+
+// serve picks the handler of the request's subresource and verb.
+func (re *resourceEndpoints) serve(w http.ResponseWriter, r *http.Request, ri *request.RequestInfo) {
+	info := re.info
+	if info.Namespaced && ri.Namespace == "" && ri.Name != "" {
+		// pods/<name> without a namespace names nothing.
+		responsewriters.WriteStatus(w, notFoundResource())
+		return
+	}
+	verbs, ok := re.handlers[ri.Subresource]
+	if !ok {
+		responsewriters.WriteStatus(w, notFoundResource())
+		return
+	}
+	if ri.Subresource != "" {
+		h, ok := verbs[ri.Verb]
+		if !ok {
+			gr := api.GroupResource{Group: info.Group, Resource: info.Resource + "/" + ri.Subresource}
+			responsewriters.WriteStatus(w, api.NewMethodNotSupported(gr, ri.Verb))
+			return
+		}
+		h.ServeHTTP(w, r)
+		return
+	}
+	// A write to a collection must be a POST, and a POST must be to a
+	// collection (of a namespace, for namespaced resources).
+	switch {
+	case ri.Verb == "create" && (ri.Name != "" || (info.Namespaced && ri.Namespace == "")):
+		responsewriters.WriteStatus(w, api.NewMethodNotSupported(info.GroupResource(), "POST"))
+		return
+	case ri.Verb == "update" && ri.Name == "":
+		responsewriters.WriteStatus(w, api.NewMethodNotSupported(info.GroupResource(), "PUT"))
+		return
+	case ri.Verb == "patch" && ri.Name == "":
+		responsewriters.WriteStatus(w, api.NewMethodNotSupported(info.GroupResource(), "PATCH"))
+		return
+	}
+	h, ok := verbs[ri.Verb]
+	if !ok {
+		responsewriters.WriteStatus(w, api.NewMethodNotSupported(info.GroupResource(), r.Method))
+		return
+	}
+	h.ServeHTTP(w, r)
+}
+
+// notFoundResource is the 404 for a URL under a known group that names no
+// resource kubeloop serves. Kubernetes answers it with an empty-details
+// Status.
+func notFoundResource() *api.StatusError {
+	return &api.StatusError{ErrStatus: api.Status{
+		TypeMeta: api.TypeMeta{Kind: "Status", APIVersion: "v1"},
+		Status:   api.StatusFailure,
+		Message:  "the server could not find the requested resource",
+		Reason:   api.StatusReasonNotFound,
+		Details:  &api.StatusDetails{},
+		Code:     http.StatusNotFound,
+	}}
+}

@@ -1,0 +1,64 @@
+package rest
+
+import (
+	"context"
+	"crypto/rand"
+
+	"github.com/google/uuid"
+
+	"kubeloop/api"
+)
+
+// RESTCreateStrategy is what a kind adds to a create: the fields it resets
+// or sets (a new pod is Pending) and its validation rules. Kubernetes:
+// registry/rest/create.go (RESTCreateStrategy).
+type RESTCreateStrategy interface {
+	// NamespaceScoped says whether objects of the kind live in namespaces.
+	NamespaceScoped() bool
+	// PrepareForCreate clears what a client may not set (status, on kinds
+	// that have one) and sets what every new object of the kind starts
+	// with (generation 1 for kinds with a spec).
+	PrepareForCreate(ctx context.Context, obj api.Object)
+	// Validate checks the object as it is about to be stored; a refusal is
+	// a 422 Invalid StatusError.
+	Validate(ctx context.Context, obj api.Object) error
+}
+
+// BeforeCreate is the kind-independent half of a create: the metadata the
+// server owns is set (uid, creationTimestamp) or cleared (resourceVersion,
+// deletion), then the strategy prepares the rest. Kubernetes:
+// registry/rest/create.go (BeforeCreate, FillObjectMetaSystemFields).
+// Names are generated and the object validated afterwards, by the store,
+// which may have to try more than one name.
+func BeforeCreate(strategy RESTCreateStrategy, ctx context.Context, obj api.Object) {
+	FillObjectMetaSystemFields(obj.GetObjectMeta())
+	strategy.PrepareForCreate(ctx, obj)
+}
+
+// FillObjectMetaSystemFields resets everything in metadata a client may not
+// choose on create.
+func FillObjectMetaSystemFields(m *api.ObjectMeta) {
+	m.UID = uuid.NewString()
+	m.CreationTimestamp = api.Now()
+	m.ResourceVersion = ""
+	m.DeletionTimestamp = nil
+	m.DeletionGracePeriodSeconds = nil
+	m.Generation = 0
+}
+
+// GenerateName appends five random lowercase alphanumerics to base, as
+// Kubernetes' names.SimpleNameGenerator does
+// (staging/src/k8s.io/apiserver/pkg/storage/names/generate.go).
+func GenerateName(base string) string {
+	const alphabet = "bcdfghjklmnpqrstvwxz2456789"
+	const maxBase = 63 - 5
+	if len(base) > maxBase {
+		base = base[:maxBase]
+	}
+	b := make([]byte, 5)
+	_, _ = rand.Read(b)
+	for i := range b {
+		b[i] = alphabet[int(b[i])%len(alphabet)]
+	}
+	return base + string(b)
+}
