@@ -1,69 +1,86 @@
 // Package apiserver is kubeloop's Kubernetes API server: the HTTP front of
 // the cluster. Every other component — controllers, scheduler, kubelets,
 // kubectl and client-go — reads and writes the cluster only through it.
+// This package wires the server together (Config, New, Run); the work is
+// done by its sub-packages, in Kubernetes' layers, each calling only the
+// ones below it:
+//
+//	filters      panic recovery, request info, in-flight count        (filters/)
+//	  ↓
+//	endpoints    route /api, /apis to the handler of a verb           (endpoints/, endpoints/request/)
+//	  ↓
+//	handlers     one generic handler per verb; content negotiation;   (endpoints/handlers/,
+//	             mutating admission                                    …/negotiation/, …/responsewriters/, serializer/)
+//	  ↓
+//	registry     one REST storage per resource from its strategy:      (registry/rest/, registry/generic/,
+//	             prepare, validate, validating admission, delete       registry/core/pod/, …/namespace/, registry/apps/replicaset/)
+//	  ↓
+//	store        etcd behind the watch cache                          (kubeloop/store, kubeloop/watchcache)
 //
 // Where it sits on the spine:
 //
 //	kubectl / client ──HTTP──▶ apiserver ──▶ watchcache ──▶ store ──▶ etcd
 //
-// A request is parsed into a requestInfo (routes.go), routed to a verb
-// handler (get.go, watch.go, create.go, update.go, patch.go, delete.go,
-// subresources.go), and a write runs: decode (with fieldValidation,
-// fieldvalidation.go) → server-owned metadata (meta.go) → mutating
-// admission → generation → validating admission → the resource's
-// store.Interface (storage.go: the etcd store behind a watch cache). Errors
-// are always a Status (errors.go); discovery, /version, health and
-// Prometheus metrics are served beside the API (discovery.go, health.go,
-// metrics.go). In the background the server empties deleted namespaces
-// (namespace.go) and compacts etcd's history every 5 minutes, keeping the
-// last 10000 revisions (Config.CompactionInterval; kube-apiserver compacts
-// on the same period but by age, see store.RunCompactor).
+// How a write travels (PATCH .../replicasets/web/scale, "scale to 5"):
+//  1. filters.WithRequestInfo parses the URL once into a RequestInfo
+//     (verb patch, group apps, resource replicasets, subresource scale).
+//  2. endpoints.APIHandler routes it to the handler the installer made for
+//     replicasets/scale and verb patch: handlers.PatchResource over the
+//     scale's REST storage (replicaset.ScaleREST).
+//  3. PatchResource reads the patch and hands the registry an
+//     UpdatedObjectInfo: "apply this patch to whatever is stored, decode
+//     it, check it against the URL, run mutating admission".
+//  4. ScaleREST.Update turns the stored ReplicaSet into its Scale, lets the
+//     patch make the new Scale, validates it and writes its replicas into
+//     the ReplicaSet, through the ReplicaSet's generic.Store.
+//  5. generic.Store.Update runs the read-modify-write: rest.BeforeUpdate
+//     carries the server-owned metadata over and the strategy prepares the
+//     object (keeps the stored status, bumps metadata.generation because
+//     the spec changed), the strategy validates it, validating admission
+//     judges it, and store.GuaranteedUpdate commits it with an etcd
+//     transaction guarded by the object's ModRevision — retrying from step
+//     3 on a conflict.
+//  6. The handler answers with responsewriters, in the media type the
+//     client's Accept header negotiated (JSON).
 //
-// What real clients need beyond the verbs (the conformance/ module drives
-// the genuine kubectl 1.32/1.33 and client-go v0.37.2 against it):
-//   - Aggregated discovery v2 on /api and /apis when the Accept header asks
-//     for it, legacy discovery otherwise (discovery_aggregated.go).
-//   - /openapi/v3: an index and one schema-less document per group-version
-//     whose PATCH operations declare fieldValidation, so kubectl leaves
-//     validation to the server instead of fetching /openapi/v2
-//     (openapi.go).
-//   - meta.k8s.io Table output with kubectl's columns for every kind, in
-//     get, list and watch (tables.go, tableprinters.go).
-//   - Strategic merge patch (package strategicpatch), so client-side
-//     `kubectl apply` works.
-//   - Protobuf request bodies for ConfigMap and Namespace, which kubectl's
-//     `create configmap` and `create namespace` send regardless
-//     (protobuf.go).
+// Also here, beside the layers: the storage of every resource and the
+// table of registries (storage.go), the handler chain (handler.go),
+// /healthz, /readyz and /version (health.go), etcd compaction every 5
+// minutes keeping the last 10000 revisions (server.go; kube-apiserver
+// compacts on the same period but by age, see store.RunCompactor), the
+// default namespaces (namespaces.go) and the namespace finalizer loop
+// (namespace_finalizer.go), which empties deleted namespaces.
+//
+// The compatibility pieces real clients need, off the reading path, each
+// its own package:
+//   - discovery: legacy and aggregated discovery (v2) under /api and /apis.
+//   - openapi: /openapi/v3, an index and one schema-less document per
+//     group-version whose PATCH operations declare fieldValidation, so
+//     kubectl leaves validation to the server.
+//   - printers: meta.k8s.io Table output with kubectl's columns for every
+//     kind, in get, list and watch.
+//   - strategicpatch: strategic merge patch, so client-side `kubectl
+//     apply` works.
 //
 // Kubernetes counterparts (kubernetes v1.37.2):
-//   - staging/src/k8s.io/apiserver/pkg/endpoints/request/requestinfo.go
-//     (RequestInfoFactory.NewRequestInfo) — routes.go
-//   - staging/src/k8s.io/apiserver/pkg/endpoints/handlers/get.go, create.go,
-//     update.go, patch.go, delete.go, watch.go, rest.go — the verb handlers
-//   - staging/src/k8s.io/apiserver/pkg/registry/generic/registry/store.go
-//     (Store.Create, Update, Delete, shouldDeleteDuringUpdate,
-//     deletionFinalizersForGarbageCollection) — create.go, update.go, delete.go
-//   - staging/src/k8s.io/apiserver/pkg/registry/rest/create.go, update.go
-//     (BeforeCreate, BeforeUpdate, FillObjectMetaSystemFields) — meta.go
-//   - pkg/registry/core/pod/storage/storage.go (BindingREST, assignPod) and
-//     pkg/registry/core/pod/strategy.go (CheckGracefulDelete) — binding,
-//     graceful pod deletion
-//   - pkg/registry/apps/replicaset/storage/storage.go (ScaleREST) — scale
-//   - pkg/registry/core/namespace/storage/storage.go (REST.Delete) and
-//     pkg/controller/namespace/deletion — namespace deletion
-//   - staging/src/k8s.io/apiserver/pkg/endpoints/discovery and
-//     discovery/aggregated — discovery.go, discovery_aggregated.go
-//   - pkg/printers/internalversion/printers.go and
-//     staging/src/k8s.io/apiserver/pkg/endpoints/handlers/response.go
-//     (asTable) — tables.go, tableprinters.go
-//   - staging/src/k8s.io/kube-openapi/pkg/handler3 — openapi.go
-//   - staging/src/k8s.io/apiserver/pkg/server/filters/wrap.go
-//     (WithPanicRecovery) — handler.go
+//   - staging/src/k8s.io/apiserver/pkg/server/config.go (New,
+//     DefaultBuildHandlerChain) — server.go, handler.go
+//   - pkg/controlplane/instance.go and each group's
+//     pkg/registry/<group>/rest/storage_<group>.go (NewRESTStorage) —
+//     storage.go (restStorageProviders)
+//   - staging/src/k8s.io/apiserver/pkg/server/healthz — health.go
+//   - pkg/controlplane/controller/systemnamespaces — namespaces.go
+//   - pkg/controller/namespace/deletion/namespaced_resources_deleter.go —
+//     namespace_finalizer.go
+//   - each layer's counterparts are in its package's doc.go.
 //
 // Choices and simplifications (what Kubernetes does that we do not):
-//   - JSON only: responses are always JSON; request bodies are JSON except
-//     the protobuf ConfigMap and Namespace bodies above; no YAML bodies. The
-//     OpenAPI documents carry no schemas.
+//   - Request bodies are JSON, YAML (application/yaml, as kube-apiserver
+//     accepts) or, for ConfigMap and Namespace only, protobuf (kubectl's
+//     `create configmap` and `create namespace` send it regardless).
+//     Answers are always JSON, which every client accepts. Adding a media
+//     type is one entry in serializer.SupportedMediaTypes. The OpenAPI
+//     documents carry no schemas.
 //   - No authentication, authorization, audit, priority and fairness, API
 //     aggregation, dry run, or managedFields. Plain HTTP on loopback.
 //   - PATCH supports merge patch, JSON patch and strategic merge patch.
@@ -76,12 +93,16 @@
 //   - DELETE replies 200 with the object for every kind (Kubernetes sends a
 //     Status for some kinds). Only bound pods get a grace period; everything
 //     else goes at once unless it has finalizers.
-//   - Namespace deletion is finished inside the apiserver (namespace.go): a
-//     small finalizer loop deletes everything in a terminating namespace
-//     and then removes it, so `kubectl delete namespace` completes without a
-//     controller manager. Kubernetes does this in kube-controller-manager.
+//   - Namespace deletion is finished inside the apiserver
+//     (namespace_finalizer.go): a small finalizer loop deletes everything in
+//     a terminating namespace and then removes it, so `kubectl delete
+//     namespace` completes without a controller manager. Kubernetes does
+//     this in kube-controller-manager; it moves there with the workloads
+//     issue.
 //   - Binding a pod to a node that does not exist is allowed, as in
 //     Kubernetes: the pod is simply never started.
 //   - NamespaceLifecycle reads namespaces from the watch cache and falls
 //     back to etcd on a miss, like Kubernetes' informer-backed plugin.
+//   - The in-flight gauge counts every request but watches; there is no
+//     in-flight limit.
 package apiserver

@@ -1,0 +1,31 @@
+// Package handlers holds the generic endpoint handlers: one per verb —
+// GetResource, ListResource, WatchResource, CreateResource, UpdateResource,
+// PatchResource, DeleteResource, DeleteCollection — each made from a REST
+// storage interface (package registry/rest) and a RequestScope. None of
+// them knows a kind: the scope says which resource and kind the endpoint
+// serves, the storage does the rest.
+//
+// Where it sits on the spine: below the installer (package endpoints),
+// above the registry. A create travels through CreateResource as
+//
+//	negotiate the Content-Type → decode with fieldValidation → check the
+//	body against the URL → mutating admission → rest.Creater.Create (with
+//	validating admission for the registry to call last) → answer 201
+//
+// and an update or patch hands the registry an UpdatedObjectInfo (the body,
+// or the patch applied to whatever is stored) so that the read-modify-write
+// happens in the registry, retried on conflict. Content negotiation is
+// package negotiation, answers and errors package responsewriters.
+//
+// Kubernetes counterparts (v1.37.2):
+// staging/src/k8s.io/apiserver/pkg/endpoints/handlers/rest.go
+// (RequestScope), get.go (GetResource, ListResource), watch.go
+// (serveWatch, WatchServer.HandleHTTP), create.go (createHandler),
+// update.go (UpdateResource), patch.go (PatchResource,
+// patcher.patchResource), delete.go (DeleteResource, DeleteCollection).
+//
+// What we simplify: no server-side apply (application/apply-patch+yaml is
+// 415 with a Status saying so), no managedFields, no dry run, no request
+// timeouts or audit; patches are decoded as JSON whatever the object's
+// wire format. watch_shared.go is a speed-up: skip it on a first reading.
+package handlers
