@@ -24,7 +24,7 @@
 //   - Status errors and their predicates (errors.go), LIST/WATCH query
 //     options (listoptions.go),
 //   - watch events (watch.go),
-//   - label selectors (selector.go, labels.go, labels_parse.go) and field
+//   - label selectors (selector.go, labels.go, labels_lex.go, labels_parse.go) and field
 //     selectors (fields.go),
 //   - name and label validation with Kubernetes' messages (validation.go),
 //   - the JSON codec, with strict decoding that reports unknown and

@@ -21,7 +21,7 @@ func ExampleParseSelector() {
 	// app=web,!canary,tier in (backend,frontend)
 	// true
 	// false
-	// unable to parse requirement: found 'web' at position 7, expected: '('
+	// unable to parse requirement: found 'web' expected: '('
 }
 
 func ExampleDecodeStrict() {

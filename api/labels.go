@@ -1,9 +1,12 @@
 package api
 
 import (
+	"encoding/json"
+	"errors"
 	"fmt"
 	"slices"
 	"sort"
+	"strconv"
 	"strings"
 )
 
@@ -11,7 +14,9 @@ import (
 type SelectionOperator string
 
 // The label selection operators. Equals and DoubleEquals mean the same;
-// String renders both as "=".
+// String renders both as "=". GreaterThan and LessThan compare a label's
+// value as an integer; they exist only in the string syntax (a
+// LabelSelector object has no such operator).
 const (
 	SelectionEquals       SelectionOperator = "="
 	SelectionDoubleEquals SelectionOperator = "=="
@@ -20,6 +25,8 @@ const (
 	SelectionNotIn        SelectionOperator = "notin"
 	SelectionExists       SelectionOperator = "exists"
 	SelectionDoesNotExist SelectionOperator = "!"
+	SelectionGreaterThan  SelectionOperator = "gt"
+	SelectionLessThan     SelectionOperator = "lt"
 )
 
 // Requirement is one clause of a label selector: "app=web", "tier in
@@ -31,41 +38,85 @@ type Requirement struct {
 }
 
 // NewRequirement validates the key, the values and their number for the
-// operator (one for = and !=, at least one for in and notin, none for
-// exists and !).
+// operator (one for =, !=, gt and lt, at least one for in and notin, none
+// for exists and !), and reports every problem at once, in Kubernetes'
+// words and field paths ("key", "values[0][app]"): labels.NewRequirement.
 func NewRequirement(key string, op SelectionOperator, values []string) (Requirement, error) {
-	if errs := IsQualifiedName(key); len(errs) > 0 {
-		return Requirement{}, fmt.Errorf("invalid label key %q: %s", key, strings.Join(errs, "; "))
+	var errs []string
+	if msgs := IsQualifiedName(key); len(msgs) > 0 {
+		errs = append(errs, invalidValue("key", key, strings.Join(msgs, "; ")))
 	}
 	switch op {
-	case SelectionEquals, SelectionDoubleEquals, SelectionNotEquals:
-		if len(values) != 1 {
-			return Requirement{}, fmt.Errorf("exact-match compatibility requires one single value")
-		}
 	case SelectionIn, SelectionNotIn:
 		if len(values) == 0 {
-			return Requirement{}, fmt.Errorf("for 'in', 'notin' operators, values set can't be empty")
+			errs = append(errs, invalidValue("values", values, "for 'in', 'notin' operators, values set can't be empty"))
+		}
+	case SelectionEquals, SelectionDoubleEquals, SelectionNotEquals:
+		if len(values) != 1 {
+			errs = append(errs, invalidValue("values", values, "exact-match compatibility requires one single value"))
 		}
 	case SelectionExists, SelectionDoesNotExist:
 		if len(values) != 0 {
-			return Requirement{}, fmt.Errorf("values set must be empty for exists and does not exist")
+			errs = append(errs, invalidValue("values", values, "values set must be empty for exists and does not exist"))
+		}
+	case SelectionGreaterThan, SelectionLessThan:
+		if len(values) != 1 {
+			errs = append(errs, invalidValue("values", values, "for 'Gt', 'Lt' operators, exactly one value is required"))
+		}
+		for i, v := range values {
+			if _, err := strconv.ParseInt(v, 10, 64); err != nil {
+				errs = append(errs, invalidValue(fmt.Sprintf("values[%d]", i), v, "for 'Gt', 'Lt' operators, the value must be an integer"))
+			}
 		}
 	default:
-		return Requirement{}, fmt.Errorf("operator %q is not recognized", op)
+		errs = append(errs, fmt.Sprintf("operator: Unsupported value: %q: supported values: %s", op,
+			`"in", "notin", "=", "==", "!=", "gt", "lt", "exists", "!"`))
 	}
-	for _, v := range values {
-		if errs := IsValidLabelValue(v); len(errs) > 0 {
-			return Requirement{}, fmt.Errorf("invalid label value: %q: at key: %q: %s", v, key, strings.Join(errs, "; "))
+	for i, v := range values {
+		if msgs := IsValidLabelValue(v); len(msgs) > 0 {
+			errs = append(errs, invalidValue(fmt.Sprintf("values[%d][%s]", i, key), v, strings.Join(msgs, "; ")))
 		}
+	}
+	if len(errs) > 0 {
+		return Requirement{}, errors.New(aggregateMessages(errs))
 	}
 	vals := slices.Clone(values)
 	slices.Sort(vals)
 	return Requirement{Key: key, Operator: op, Values: slices.Compact(vals)}, nil
 }
 
+// invalidValue renders a field error the way Kubernetes' field.Invalid
+// prints: "path: Invalid value: <value>: detail", a string quoted, any
+// other value as JSON.
+func invalidValue(path string, value any, detail string) string {
+	var shown string
+	if s, ok := value.(string); ok {
+		shown = strconv.Quote(s)
+	} else {
+		b, _ := json.Marshal(value) // []string never fails
+		shown = string(b)
+	}
+	return fmt.Sprintf("%s: Invalid value: %s: %s", path, shown, detail)
+}
+
+// aggregateMessages joins messages as Kubernetes' utilerrors.Aggregate
+// does: one alone as it is, several deduplicated inside "[a, b]".
+func aggregateMessages(msgs []string) string {
+	var unique []string
+	for _, m := range msgs {
+		if !slices.Contains(unique, m) {
+			unique = append(unique, m)
+		}
+	}
+	if len(unique) == 1 {
+		return unique[0]
+	}
+	return "[" + strings.Join(unique, ", ") + "]"
+}
+
 // Matches applies the requirement. The negative operators (!=, notin) match
 // when the label is absent, as in Kubernetes: "env!=prod" selects unlabelled
-// objects too.
+// objects too. gt and lt need the label to be present and an integer.
 func (r Requirement) Matches(labels map[string]string) bool {
 	v, ok := labels[r.Key]
 	switch r.Operator {
@@ -77,6 +128,19 @@ func (r Requirement) Matches(labels map[string]string) bool {
 		return ok
 	case SelectionDoesNotExist:
 		return !ok
+	case SelectionGreaterThan, SelectionLessThan:
+		if !ok || len(r.Values) != 1 {
+			return false
+		}
+		have, err1 := strconv.ParseInt(v, 10, 64)
+		bound, err2 := strconv.ParseInt(r.Values[0], 10, 64)
+		if err1 != nil || err2 != nil {
+			return false
+		}
+		if r.Operator == SelectionGreaterThan {
+			return have > bound
+		}
+		return have < bound
 	}
 	return false
 }
@@ -88,6 +152,10 @@ func (r Requirement) String() string {
 		return r.Key + "=" + r.Values[0]
 	case SelectionNotEquals:
 		return r.Key + "!=" + r.Values[0]
+	case SelectionGreaterThan:
+		return r.Key + ">" + r.Values[0]
+	case SelectionLessThan:
+		return r.Key + "<" + r.Values[0]
 	case SelectionIn, SelectionNotIn:
 		return r.Key + " " + string(r.Operator) + " (" + strings.Join(r.Values, ",") + ")"
 	case SelectionExists:

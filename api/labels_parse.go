@@ -2,115 +2,40 @@ package api
 
 import (
 	"fmt"
+	"slices"
 	"strings"
 )
 
 // ParseSelector reads the string syntax of label selectors, the one kubectl
 // -l and ?labelSelector= carry:
 //
-//	app=web, app==web, app!=web, tier in (a,b), tier notin (c), canary, !canary
+//	app=web, app==web, app!=web, tier in (a,b), tier notin (c), canary, !canary, replicas>2
 //
 // Clauses are separated by commas and ANDed; whitespace around tokens is
-// ignored; "" selects everything. Errors name the offending token and its
-// byte position. Kubernetes' parser (apimachinery/pkg/labels/selector.go,
-// Parse) also accepts the numeric operators > and <; we do not.
+// ignored; "" selects everything. "in" and "notin" are keywords only where
+// an operator is expected: "mv=in", "in in (notin)" and "!in" are ordinary
+// requirements. The error messages are Kubernetes' word for word, because
+// the apiserver returns them to the client as they are.
+//
+// Kubernetes: apimachinery/pkg/labels/selector.go, Parse (Parser.parse and
+// friends).
 func ParseSelector(s string) (Selector, error) {
 	p := &selectorParser{lex: selectorLexer{s: s}}
 	reqs, err := p.parse()
 	if err != nil {
-		return nil, fmt.Errorf("unable to parse requirement: %w", err)
+		return nil, err
 	}
 	return NewSelector(reqs...), nil
 }
 
-type tokenKind int
+// parserContext says how the parser reads the words "in" and "notin": as
+// operators right after a key, as plain identifiers everywhere else.
+type parserContext int
 
 const (
-	tokEOF tokenKind = iota
-	tokIdent
-	tokComma
-	tokOpenParen
-	tokCloseParen
-	tokEquals
-	tokDoubleEquals
-	tokNotEquals
-	tokNot
-	tokIn
-	tokNotIn
+	keyAndOperator parserContext = iota
+	values
 )
-
-type token struct {
-	kind tokenKind
-	text string
-	pos  int
-}
-
-func (t token) describe() string {
-	if t.kind == tokEOF {
-		return "end of input"
-	}
-	return fmt.Sprintf("'%s' at position %d", t.text, t.pos)
-}
-
-// selectorLexer splits the input into tokens. An identifier is any run of
-// characters that are not whitespace or one of "=!(),".
-type selectorLexer struct {
-	s   string
-	pos int
-}
-
-func isSelectorSpecial(c byte) bool { return strings.IndexByte("=!(),", c) >= 0 }
-func isSelectorSpace(c byte) bool   { return c == ' ' || c == '\t' || c == '\n' || c == '\r' }
-
-func (l *selectorLexer) next() token {
-	for l.pos < len(l.s) && isSelectorSpace(l.s[l.pos]) {
-		l.pos++
-	}
-	start := l.pos
-	if l.pos >= len(l.s) {
-		return token{kind: tokEOF, pos: start}
-	}
-	two := ""
-	if l.pos+1 < len(l.s) {
-		two = l.s[l.pos : l.pos+2]
-	}
-	switch {
-	case two == "==":
-		l.pos += 2
-		return token{tokDoubleEquals, two, start}
-	case two == "!=":
-		l.pos += 2
-		return token{tokNotEquals, two, start}
-	}
-	switch c := l.s[l.pos]; c {
-	case '=':
-		l.pos++
-		return token{tokEquals, "=", start}
-	case '!':
-		l.pos++
-		return token{tokNot, "!", start}
-	case '(':
-		l.pos++
-		return token{tokOpenParen, "(", start}
-	case ')':
-		l.pos++
-		return token{tokCloseParen, ")", start}
-	case ',':
-		l.pos++
-		return token{tokComma, ",", start}
-	}
-	for l.pos < len(l.s) && !isSelectorSpace(l.s[l.pos]) && !isSelectorSpecial(l.s[l.pos]) {
-		l.pos++
-	}
-	text := l.s[start:l.pos]
-	switch text {
-	case "in":
-		return token{tokIn, text, start}
-	case "notin":
-		return token{tokNotIn, text, start}
-	}
-	return token{tokIdent, text, start}
-}
 
 // selectorParser is a recursive-descent parser with one token of lookahead.
 type selectorParser struct {
@@ -118,119 +43,178 @@ type selectorParser struct {
 	peeked *token
 }
 
-func (p *selectorParser) peek() token {
+// asIn demotes the keywords to identifiers outside keyAndOperator.
+func asIn(t token, ctx parserContext) token {
+	if ctx == values && (t.kind == tokIn || t.kind == tokNotIn) {
+		t.kind = tokIdent
+	}
+	return t
+}
+
+func (p *selectorParser) peek(ctx parserContext) token {
 	if p.peeked == nil {
 		t := p.lex.next()
 		p.peeked = &t
 	}
-	return *p.peeked
+	return asIn(*p.peeked, ctx)
 }
 
-func (p *selectorParser) consume() token {
-	t := p.peek()
+func (p *selectorParser) consume(ctx parserContext) token {
+	t := p.peek(ctx)
 	p.peeked = nil
 	return t
+}
+
+// requirementError is how Kubernetes prefixes every failure inside one
+// requirement; failures between requirements (a stray token after one, a
+// dangling comma) carry no prefix.
+func requirementError(format string, args ...any) error {
+	return fmt.Errorf("unable to parse requirement: "+format, args...)
 }
 
 // parse: selector := "" | requirement ("," requirement)*
 func (p *selectorParser) parse() ([]Requirement, error) {
 	var reqs []Requirement
-	if p.peek().kind == tokEOF {
-		return nil, nil
-	}
 	for {
+		switch t := p.peek(values); t.kind {
+		case tokEOF:
+			return reqs, nil
+		case tokIdent, tokNot:
+		default:
+			return nil, fmt.Errorf("found '%s', expected: !, identifier, or 'end of string'", t.text)
+		}
 		r, err := p.requirement()
 		if err != nil {
 			return nil, err
 		}
 		reqs = append(reqs, r)
-		switch t := p.consume(); t.kind {
+		switch t := p.consume(values); t.kind {
 		case tokEOF:
 			return reqs, nil
 		case tokComma:
-			if p.peek().kind == tokEOF {
-				return nil, fmt.Errorf("found end of input after ',' at position %d, expected: a requirement", t.pos)
+			if next := p.peek(values); next.kind != tokIdent && next.kind != tokNot {
+				return nil, fmt.Errorf("found '%s', expected: identifier after ','", next.text)
 			}
 		default:
-			return nil, fmt.Errorf("found %s, expected: ',' or end of input", t.describe())
+			return nil, fmt.Errorf("found '%s', expected: ',' or 'end of string'", t.text)
 		}
 	}
 }
 
-// requirement := "!" KEY | KEY | KEY ("="|"=="|"!=") VALUE | KEY ("in"|"notin") "(" values ")"
+// requirement := "!" KEY | KEY | KEY OP VALUE | KEY ("in"|"notin") "(" values ")"
+// where OP is one of = == != > <.
 func (p *selectorParser) requirement() (Requirement, error) {
-	t := p.consume()
-	if t.kind == tokNot {
-		key := p.consume()
-		if key.kind != tokIdent {
-			return Requirement{}, fmt.Errorf("found %s, expected: a label key after '!'", key.describe())
-		}
-		return p.build(key, SelectionDoesNotExist, nil)
+	t := p.consume(values)
+	negated := t.kind == tokNot
+	if negated {
+		t = p.consume(values)
 	}
 	if t.kind != tokIdent {
-		return Requirement{}, fmt.Errorf("found %s, expected: '!' or a label key", t.describe())
+		return Requirement{}, requirementError("found '%s', expected: identifier", t.text)
 	}
-	key := t
-	switch op := p.peek(); op.kind {
-	case tokEOF, tokComma:
-		return p.build(key, SelectionExists, nil)
-	case tokEquals, tokDoubleEquals, tokNotEquals:
-		p.consume()
-		value := ""
-		switch v := p.peek(); v.kind {
-		case tokIdent:
-			value = p.consume().text
-		case tokEOF, tokComma:
-			// "a=" selects the empty value.
-		default:
-			return Requirement{}, fmt.Errorf("found %s, expected: a label value after '%s'", v.describe(), op.text)
-		}
-		return p.build(key, SelectionOperator(op.text), []string{value})
-	case tokIn, tokNotIn:
-		p.consume()
-		values, err := p.valueList()
-		if err != nil {
-			return Requirement{}, err
-		}
-		return p.build(key, SelectionOperator(op.text), values)
+	key := t.text
+	if errs := IsQualifiedName(key); len(errs) > 0 {
+		// Kubernetes checks the key against a nil field path, which prints
+		// as "<nil>"; the message keeps it so clients see the same text.
+		return Requirement{}, requirementError("%s", invalidValue("<nil>", key, strings.Join(errs, "; ")))
+	}
+	if negated {
+		// "!a" takes no operator; whatever follows is the caller's to judge.
+		return NewRequirement(key, SelectionDoesNotExist, nil)
+	}
+	if next := p.peek(values); next.kind == tokEOF || next.kind == tokComma {
+		return NewRequirement(key, SelectionExists, nil)
+	}
+	var op SelectionOperator
+	switch t := p.consume(keyAndOperator); t.kind {
+	case tokIn:
+		op = SelectionIn
+	case tokNotIn:
+		op = SelectionNotIn
+	case tokEquals:
+		op = SelectionEquals
+	case tokDoubleEquals:
+		op = SelectionDoubleEquals
+	case tokNotEquals:
+		op = SelectionNotEquals
+	case tokGreaterThan:
+		op = SelectionGreaterThan
+	case tokLessThan:
+		op = SelectionLessThan
 	default:
-		return Requirement{}, fmt.Errorf("found %s, expected: '=', '==', '!=', 'in', 'notin', ',' or end of input", op.describe())
+		return Requirement{}, requirementError("found '%s', expected: in, notin, =, ==, !=, gt, lt", t.text)
 	}
-}
-
-// valueList := "(" [VALUE] ("," [VALUE])* ")"; an omitted value is "".
-func (p *selectorParser) valueList() ([]string, error) {
-	if t := p.consume(); t.kind != tokOpenParen {
-		return nil, fmt.Errorf("found %s, expected: '('", t.describe())
+	var vals []string
+	var err error
+	if op == SelectionIn || op == SelectionNotIn {
+		vals, err = p.valueSet()
+	} else {
+		vals, err = p.exactValue()
 	}
-	var values []string
-	expectValue := true
-	for {
-		t := p.consume()
-		switch {
-		case t.kind == tokIdent && expectValue:
-			values = append(values, t.text)
-			expectValue = false
-		case t.kind == tokComma:
-			if expectValue {
-				values = append(values, "")
-			}
-			expectValue = true
-		case t.kind == tokCloseParen:
-			if expectValue && len(values) > 0 {
-				values = append(values, "")
-			}
-			return values, nil
-		default:
-			return nil, fmt.Errorf("found %s, expected: a label value, ',' or ')'", t.describe())
-		}
-	}
-}
-
-func (p *selectorParser) build(key token, op SelectionOperator, values []string) (Requirement, error) {
-	r, err := NewRequirement(key.text, op, values)
 	if err != nil {
-		return Requirement{}, fmt.Errorf("requirement at position %d: %w", key.pos, err)
+		return Requirement{}, err
+	}
+	// Kubernetes collects the values into a set and validates its sorted
+	// list, so "values[i]" in a message counts in sorted order.
+	r, err := NewRequirement(key, op, slices.Compact(slices.Sorted(slices.Values(vals))))
+	if err != nil {
+		return Requirement{}, requirementError("%w", err)
 	}
 	return r, nil
+}
+
+// exactValue := [VALUE]; "a=" and "a=,b" select the empty value.
+func (p *selectorParser) exactValue() ([]string, error) {
+	if next := p.peek(values); next.kind == tokEOF || next.kind == tokComma {
+		return []string{""}, nil
+	}
+	t := p.consume(values)
+	if t.kind != tokIdent {
+		return nil, requirementError("found '%s', expected: identifier", t.text)
+	}
+	return []string{t.text}, nil
+}
+
+// valueSet := "(" [VALUE] ("," [VALUE])* ")". An omitted value is "", so
+// "()" and "(,a)" both contain the empty value.
+func (p *selectorParser) valueSet() ([]string, error) {
+	if t := p.consume(values); t.kind != tokOpenParen {
+		// Kubernetes' message has no comma before "expected" here.
+		return nil, requirementError("found '%s' expected: '('", t.text)
+	}
+	switch t := p.peek(values); t.kind {
+	case tokCloseParen:
+		p.consume(values)
+		return []string{""}, nil
+	case tokIdent, tokComma:
+	default:
+		return nil, requirementError("found '%s', expected: ',', ')' or identifier", t.text)
+	}
+	var vals []string
+	for {
+		switch t := p.consume(values); t.kind {
+		case tokIdent:
+			vals = append(vals, t.text)
+			switch next := p.peek(values); next.kind {
+			case tokCloseParen:
+				p.consume(values)
+				return vals, nil
+			case tokComma:
+			default:
+				return nil, requirementError("found '%s', expected: ',' or ')'", next.text)
+			}
+		case tokComma:
+			// A comma first, last or doubled stands beside an empty value.
+			next := p.peek(values)
+			if len(vals) == 0 || next.kind == tokComma || next.kind == tokCloseParen {
+				vals = append(vals, "")
+			}
+			if next.kind == tokCloseParen {
+				p.consume(values)
+				return vals, nil
+			}
+		default:
+			return nil, requirementError("found '%s', expected: ',', or identifier", t.text)
+		}
+	}
 }
