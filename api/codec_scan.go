@@ -22,6 +22,9 @@ type keyScanner struct {
 	// known is the read-only table of the built-in kinds' types
 	// (builtinScanTypes); types holds, for this call, any other type met.
 	known, types map[reflect.Type]*scanType
+	// keyCompares counts the key comparisons duplicate detection made, the
+	// measure of work the linearity test reads (TestDecodeStrictIsLinearInMapKeys).
+	keyCompares int
 }
 
 // builtinScanTypes is built once, from every type reachable from the
@@ -68,7 +71,14 @@ type scanField struct {
 
 // cleanBody reports whether data is one JSON object that fits t cleanly.
 func cleanBody(data []byte, t reflect.Type) bool {
-	s := &keyScanner{data: data, known: builtinScanTypes()}
+	return newKeyScanner(data).clean(t)
+}
+
+func newKeyScanner(data []byte) *keyScanner {
+	return &keyScanner{data: data, known: builtinScanTypes()}
+}
+
+func (s *keyScanner) clean(t reflect.Type) bool {
 	s.ws()
 	if s.peek() != '{' || !s.value(t) {
 		return false
@@ -139,8 +149,7 @@ func (s *keyScanner) value(t reflect.Type) bool {
 // map (fields nil), every member against elem.
 func (s *keyScanner) object(fields []scanField, elem reflect.Type) bool {
 	s.i++ // '{'
-	var buf [16][]byte
-	seen := buf[:0]
+	var seen keySet
 	s.ws()
 	if s.peek() == '}' {
 		s.i++
@@ -152,12 +161,9 @@ func (s *keyScanner) object(fields []scanField, elem reflect.Type) bool {
 		if !ok {
 			return false
 		}
-		for _, k := range seen {
-			if bytes.Equal(k, key) {
-				return false // a duplicate: the slow path names it
-			}
+		if !seen.add(key, &s.keyCompares) {
+			return false // a duplicate: the slow path names it
 		}
-		seen = append(seen, key)
 		t := elem
 		if elem == nil {
 			if t = lookupField(fields, key); t == nil {
