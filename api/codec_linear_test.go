@@ -50,7 +50,7 @@ func TestCleanBodyComparesEachMapKeyOnce(t *testing.T) {
 }
 
 // Both paths of DecodeStrict, the scan of a clean body and the token walk
-// of a body with a duplicate and an unknown field, take about 4× as long
+// of a body with a duplicate key, take about 4× as long
 // for 4× the keys. A quadratic step would take 16×; the bound of 10× leaves
 // room for a noisy machine, and each time is the best of three.
 func TestDecodeStrictIsLinearInMapKeys(t *testing.T) {
