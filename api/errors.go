@@ -256,7 +256,10 @@ func NewUnsupportedMediaType(contentType string) *StatusError {
 		fmt.Sprintf("the body of the request was in an unknown format - accepted media types include: application/json, application/merge-patch+json, application/json-patch+json, application/strategic-merge-patch+json (got %q)", contentType), nil)
 }
 
-// NewRequestEntityTooLarge is 413.
+// NewRequestEntityTooLarge is 413: a request body over the apiserver's
+// limit, or an object too big for etcd to store. msg is the whole message;
+// Kubernetes' NewRequestEntityTooLargeError takes only what follows its
+// "Request entity too large: " prefix.
 func NewRequestEntityTooLarge(msg string) *StatusError {
 	return newStatusError(http.StatusRequestEntityTooLarge, StatusReasonRequestEntityTooLarge, msg, nil)
 }
@@ -303,6 +306,12 @@ func IsConflict(err error) bool      { return ReasonForError(err) == StatusReaso
 func IsInvalid(err error) bool       { return ReasonForError(err) == StatusReasonInvalid }
 func IsBadRequest(err error) bool    { return ReasonForError(err) == StatusReasonBadRequest }
 func IsForbidden(err error) bool     { return ReasonForError(err) == StatusReasonForbidden }
+
+// IsRequestEntityTooLarge is true for 413: the body or the object it makes
+// is too big to accept or to store.
+func IsRequestEntityTooLarge(err error) bool {
+	return ReasonForError(err) == StatusReasonRequestEntityTooLarge
+}
 
 // IsExpired is true for 410 Expired and 410 Gone: both mean "re-list".
 func IsExpired(err error) bool {

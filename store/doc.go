@@ -31,6 +31,12 @@
 // compaction overtakes a watch that is already running, the watch sends one
 // ERROR event whose object is the 410 Expired *api.Status and closes.
 //
+// An object too big for etcd (over its request limit, 1.5 MiB unless
+// configured, or the gRPC client's 2 MiB send limit) is a 413
+// RequestEntityTooLarge *api.StatusError from Create and GuaranteedUpdate
+// (errors.go), not an internal error: the apiserver accepts bodies of up to
+// 3 MiB, so a valid request can make one.
+//
 // Also here: StartEmbedded runs etcd in-process (embedded.go) and hands
 // out a client that calls the server directly, without gRPC on a socket
 // (other processes still dial its Endpoints); NewClient connects to an
@@ -42,7 +48,10 @@
 // staging/src/k8s.io/apiserver/pkg/storage/etcd3/store.go (Create, Get,
 // GuaranteedUpdate, Delete, GetList), watcher.go (Watch, the event
 // transform), errors.go (the 410 messages), compact.go; the continue token
-// is staging/src/k8s.io/apiserver/pkg/storage/continue.go.
+// is staging/src/k8s.io/apiserver/pkg/storage/continue.go. Kubernetes
+// recognises the two too-large errors in endpoints/handlers/rest.go
+// (isTooLargeError), retries once without managedFields, and then answers
+// 500; we answer 413 (kubernetes#112152 asks for that).
 //
 // What we leave out: value transformers and encryption at rest, protobuf
 // (JSON only), leases and TTLs, the list-size estimates and the

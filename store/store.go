@@ -67,7 +67,7 @@ func (s *Store) Create(ctx context.Context, key string, obj api.Object) (api.Obj
 		Then(clientv3.OpPut(key, string(data))).
 		Commit()
 	if err != nil {
-		return nil, fmt.Errorf("create %s: %w", key, err)
+		return nil, interpretWriteError("create", key, err)
 	}
 	if !resp.Succeeded {
 		return nil, api.NewAlreadyExists(s.info.GroupResource(), nameOf(key))

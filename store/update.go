@@ -99,7 +99,7 @@ func (s *Store) GuaranteedUpdate(ctx context.Context, key string, preconditions 
 			Else(clientv3.OpGet(key)).
 			Commit()
 		if err != nil {
-			return nil, fmt.Errorf("update %s: %w", key, err)
+			return nil, interpretWriteError("update", key, err)
 		}
 		if !resp.Succeeded {
 			// Someone wrote in between. The else branch already read the
