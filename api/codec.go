@@ -56,6 +56,12 @@ func decodeStrict(data []byte, into any) (unknownFields, duplicateFields []strin
 	if cleanBody(data, reflect.TypeOf(into).Elem()) && json.Unmarshal(data, into) == nil {
 		return nil, nil, nil
 	}
+	return walkStrict(data, into)
+}
+
+// walkStrict is the token walk alone: every unknown and duplicate field by
+// path, then json.Unmarshal.
+func walkStrict(data []byte, into any) (unknownFields, duplicateFields []string, err error) {
 	w := &strictWalker{dec: json.NewDecoder(bytes.NewReader(data)), fields: map[reflect.Type]map[string]reflect.Type{}}
 	w.dec.UseNumber()
 	tok, err := w.dec.Token()

@@ -1,8 +1,9 @@
 package api
 
 import (
+	"cmp"
 	"fmt"
-	"sort"
+	"slices"
 	"strings"
 )
 
@@ -77,13 +78,20 @@ func (rs FieldRequirements) Transform(fn func(field, value string) (string, stri
 		if err != nil {
 			return nil, err
 		}
+		if f == "" && v == "" {
+			continue // as in ParseFieldSelector: a clause about nothing
+		}
 		out = append(out, FieldRequirement{Field: f, Operator: r.Operator, Value: v})
 	}
 	return newFieldRequirements(out), nil
 }
 
+// newFieldRequirements puts the clauses in one canonical order (field, then
+// operator, then value), so two spellings of a selector compare equal.
 func newFieldRequirements(rs FieldRequirements) FieldRequirements {
-	sort.SliceStable(rs, func(i, j int) bool { return rs[i].Field < rs[j].Field })
+	slices.SortFunc(rs, func(a, b FieldRequirement) int {
+		return cmp.Or(cmp.Compare(a.Field, b.Field), cmp.Compare(a.Operator, b.Operator), cmp.Compare(a.Value, b.Value))
+	})
 	return rs
 }
 
@@ -101,23 +109,35 @@ func FieldSelectorFromSet(set map[string]string) FieldSelector {
 
 // ParseFieldSelector reads "metadata.name=x,spec.nodeName!=". Only =, ==
 // and != exist; a value may be empty; a backslash escapes ',', '=' and '\'
-// inside a value (kubectl's EscapeValue). Which field names a kind supports
-// is the apiserver's business (ResourceInfo.ObjectFields), not the parser's.
+// inside a value (kubectl's EscapeValue). The field is everything before
+// the first operator, taken as it is: no escapes, no trimming, so
+// "a =b" names the field "a " (which no kind has). Which field names a kind
+// supports is the apiserver's business (ResourceInfo.ObjectFields), not the
+// parser's. The error messages are Kubernetes'.
+//
+// Kubernetes: apimachinery/pkg/fields/selector.go, ParseSelector.
 func ParseFieldSelector(s string) (FieldSelector, error) {
 	var rs FieldRequirements
-	for _, term := range splitFieldTerms(s) {
+	// Kubernetes sorts the terms before reading them, which decides the
+	// term a message names when several are wrong.
+	terms := splitFieldTerms(s)
+	slices.Sort(terms)
+	for _, term := range terms {
 		if term == "" {
 			continue
 		}
 		field, op, raw, ok := splitFieldTerm(term)
 		if !ok {
-			return nil, fmt.Errorf("invalid field selector: %q; can't understand %q (want field=value, field==value or field!=value)", s, term)
+			return nil, fmt.Errorf("invalid selector: '%s'; can't understand '%s'", s, term)
 		}
 		value, err := UnescapeFieldValue(raw)
 		if err != nil {
-			return nil, fmt.Errorf("invalid field selector: %q: %w", s, err)
+			return nil, err
 		}
-		r := FieldRequirement{Field: strings.TrimSpace(field), Operator: SelectionEquals, Value: value}
+		if field == "" && value == "" {
+			continue // "=" and "!=" select everything in Kubernetes
+		}
+		r := FieldRequirement{Field: field, Operator: SelectionEquals, Value: value}
 		if op == "!=" {
 			r.Operator = SelectionNotEquals
 		}
@@ -126,15 +146,19 @@ func ParseFieldSelector(s string) (FieldSelector, error) {
 	return newFieldRequirements(rs), nil
 }
 
-// splitFieldTerms splits on commas that are not escaped.
+// splitFieldTerms splits on commas that are not escaped. Like Kubernetes'
+// splitTerms it walks runes, so a backslash escapes the whole rune after it.
 func splitFieldTerms(s string) []string {
 	var terms []string
 	start := 0
-	for i := 0; i < len(s); i++ {
-		switch s[i] {
-		case '\\':
-			i++ // skip the escaped character
-		case ',':
+	escaped := false
+	for i, c := range s {
+		switch {
+		case escaped:
+			escaped = false
+		case c == '\\':
+			escaped = true
+		case c == ',':
 			terms = append(terms, s[start:i])
 			start = i + 1
 		}
@@ -142,14 +166,11 @@ func splitFieldTerms(s string) []string {
 	return append(terms, s[start:])
 }
 
-// splitFieldTerm finds the first operator; at each position "!=" and "=="
-// are tried before "=".
+// splitFieldTerm splits at the first operator; at each position "!=" and
+// "==" are tried before "=". A field has no escapes, so a backslash in it
+// is an ordinary character.
 func splitFieldTerm(term string) (field, op, value string, ok bool) {
-	for i := 0; i < len(term); i++ {
-		if term[i] == '\\' {
-			i++
-			continue
-		}
+	for i := range term {
 		for _, candidate := range []string{"!=", "==", "="} {
 			if strings.HasPrefix(term[i:], candidate) {
 				return term[:i], candidate, term[i+len(candidate):], true
@@ -166,31 +187,36 @@ func EscapeFieldValue(v string) string {
 }
 
 // UnescapeFieldValue undoes EscapeFieldValue; any other escape, or an
-// unescaped ',' or '=', is an error.
+// unescaped ',' or '=', is an error, in Kubernetes' words (which print the
+// offending character as its code point: "unescaped character in value: 61").
 func UnescapeFieldValue(v string) (string, error) {
 	if !strings.ContainsAny(v, `\,=`) {
 		return v, nil
 	}
 	var b strings.Builder
-	for i := 0; i < len(v); i++ {
-		c := v[i]
+	escaped := false
+	for _, c := range v {
+		if escaped {
+			switch c {
+			case '\\', ',', '=':
+				b.WriteRune(c)
+			default:
+				return "", fmt.Errorf("invalid field selector: invalid escape sequence: %s", string([]rune{'\\', c}))
+			}
+			escaped = false
+			continue
+		}
 		switch c {
 		case '\\':
-			if i+1 >= len(v) {
-				return "", fmt.Errorf("invalid escape sequence at the end of %q", v)
-			}
-			i++
-			switch v[i] {
-			case '\\', ',', '=':
-				b.WriteByte(v[i])
-			default:
-				return "", fmt.Errorf("invalid escape sequence '\\%c' in %q", v[i], v)
-			}
+			escaped = true
 		case ',', '=':
-			return "", fmt.Errorf("invalid field value %q: unescaped '%c' at position %d", v, c, i)
+			return "", fmt.Errorf("invalid field selector: unescaped character in value: %d", c)
 		default:
-			b.WriteByte(c)
+			b.WriteRune(c)
 		}
+	}
+	if escaped {
+		return "", fmt.Errorf("invalid field selector: invalid escape sequence: %s", `\`)
 	}
 	return b.String(), nil
 }

@@ -37,13 +37,51 @@ func TestParseFieldSelectorMatches(t *testing.T) {
 	}
 }
 
-func TestParseFieldSelectorRejectsMalformedTerms(t *testing.T) {
-	for _, bad := range []string{"metadata.name", "a=1,b", `a=x\y`, "a>1", `a=x\`} {
-		_, err := ParseFieldSelector(bad)
-		assert.Error(t, err, bad)
+// The messages are Kubernetes' (apimachinery v0.37.2 fields.ParseSelector);
+// the terms are read in sorted order, so "z,a" complains about "a".
+func TestParseFieldSelectorRejectsWithKubernetesMessages(t *testing.T) {
+	cases := map[string]string{
+		"metadata.name": "invalid selector: 'metadata.name'; can't understand 'metadata.name'",
+		"a=1,b":         "invalid selector: 'a=1,b'; can't understand 'b'",
+		"a=1,oops":      "invalid selector: 'a=1,oops'; can't understand 'oops'",
+		"z,a":           "invalid selector: 'z,a'; can't understand 'a'",
+		"a>1":           "invalid selector: 'a>1'; can't understand 'a>1'",
+		`a=x\y`:         `invalid field selector: invalid escape sequence: \y`,
+		`a=é\é`:         `invalid field selector: invalid escape sequence: \é`,
+		`a=x\`:          `invalid field selector: invalid escape sequence: \`,
+		"a=b=c":         "invalid field selector: unescaped character in value: 61",
+		// A field has no escapes: the first '=' ends it.
+		`a\=b=c`: "invalid field selector: unescaped character in value: 61",
 	}
-	_, err := ParseFieldSelector("a=1,oops")
-	require.ErrorContains(t, err, `"oops"`)
+	for in, want := range cases {
+		_, err := ParseFieldSelector(in)
+		require.Error(t, err, in)
+		assert.Equal(t, want, err.Error(), in)
+	}
+}
+
+// Like Kubernetes, the parser takes the field as written (spaces included)
+// and drops a clause whose field and value are both empty.
+func TestParseFieldSelectorKeepsTheFieldAsWrittenAndDropsEmptyClauses(t *testing.T) {
+	s, err := ParseFieldSelector("a =b")
+	require.NoError(t, err)
+	assert.Equal(t, FieldRequirements{{Field: "a ", Operator: SelectionEquals, Value: "b"}}, s)
+	assert.False(t, s.Matches(map[string]string{"a": "b"}))
+
+	// Found by FuzzParseFieldSelector: trimming made the field "a!", whose
+	// rendering "a!=" parsed back as a different selector.
+	s, err = ParseFieldSelector("a! =")
+	require.NoError(t, err)
+	assert.Equal(t, "a! =", s.String())
+	again, err := ParseFieldSelector(s.String())
+	require.NoError(t, err)
+	assert.Equal(t, s, again)
+
+	for _, everything := range []string{"=", "!=", "==,=", ",,"} {
+		s, err := ParseFieldSelector(everything)
+		require.NoError(t, err, everything)
+		assert.True(t, s.Empty(), everything)
+	}
 }
 
 func TestFieldSelectorStringRoundTrips(t *testing.T) {
