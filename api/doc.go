@@ -24,11 +24,12 @@
 //   - Status errors and their predicates (errors.go), LIST/WATCH query
 //     options (listoptions.go),
 //   - watch events (watch.go),
-//   - label selectors (selector.go, labels.go, labels_lex.go, labels_parse.go) and field
-//     selectors (fields.go),
+//   - label selectors (selector.go, labels.go, labels_lex.go,
+//     labels_parse.go) and field selectors (fields.go),
 //   - name and label validation with Kubernetes' messages (validation.go),
 //   - the JSON codec, with strict decoding that reports unknown and
-//     duplicate fields by path (codec.go),
+//     duplicate fields by path (codec.go; its fast path, codec_scan.go and
+//     codec_keyset.go, can be skipped on a first reading),
 //   - the protobuf codec, byte for byte what k8s.io/api's generated
 //     Marshal writes: one codec driven by each type's protobuf struct tags
 //     (protobuf_plan.go reads them into a cached plan per type,
