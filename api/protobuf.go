@@ -73,7 +73,7 @@ func UnmarshalProto(b []byte, v any) error {
 		err = plan.decodeFields(b, rv, 0)
 	}
 	if err != nil {
-		return fmt.Errorf("decoding protobuf %s: %w", rv.Type(), err)
+		return fmt.Errorf("decoding protobuf %s: %w", typeName(rv.Type()), err)
 	}
 	return nil
 }

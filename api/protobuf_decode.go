@@ -90,6 +90,12 @@ func wireTypeName(t protowire.Type) string {
 	return strconv.Itoa(int(t))
 }
 
+// typeName is t as a reader of an error knows it: api.List[api.Pod,*api.Pod]
+// rather than with the module path in every type argument.
+func typeName(t reflect.Type) string {
+	return strings.ReplaceAll(t.String(), "kubeloop/", "")
+}
+
 // protoDecodeError is a decoding failure and the path of the field it
 // happened in, e.g. spec.containers[0].ports[1].containerPort. The path is
 // collected innermost first as the error returns through each message.
@@ -139,7 +145,7 @@ func (p *protoPlan) decodeFields(b []byte, v reflect.Value, depth int) error {
 		b = rest
 		f := p.field(wf.num)
 		if f == nil {
-			return fmt.Errorf("unknown field number %d in %s", wf.num, p.typ)
+			return fmt.Errorf("unknown field number %d in %s", wf.num, typeName(p.typ))
 		}
 		fv := v.Field(f.index)
 		if f.card == protoRepeated && f.value.kind == protoMessage && fv.Cap() == 0 {
