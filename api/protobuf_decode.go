@@ -209,7 +209,7 @@ func decodeValue(pv *protoValue, wf wireField, v reflect.Value, depth int) error
 		v.SetBytes(append([]byte{}, wf.bytes...))
 	case protoMessage:
 		return pv.msg.decodeFields(wf.bytes, v, depth+1)
-	default: // protoCustom
+	default: // protoOwn
 		return pv.own.unmarshal(wf.bytes, v)
 	}
 	return nil

@@ -71,7 +71,7 @@ func appendValue(b []byte, pv *protoValue, v reflect.Value) []byte {
 		start := len(b)
 		b = append(b, 0)
 		return closeNested(pv.msg.appendFields(b, v), start)
-	default: // protoCustom
+	default: // protoOwn
 		start := len(b)
 		b = append(b, 0)
 		return closeNested(pv.own.append(b, v), start)

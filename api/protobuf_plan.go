@@ -31,7 +31,7 @@ const (
 	protoString                   // the string kinds: length-delimited UTF-8
 	protoBytes                    // []byte: length-delimited
 	protoMessage                  // a struct: a nested message with its own plan
-	protoCustom                   // a type whose message is not its layout (protobuf_wellknown.go)
+	protoOwn                   // a type whose message is not its layout (protobuf_wellknown.go)
 )
 
 // protoCardinality says how many values a field holds on the wire.
@@ -49,7 +49,7 @@ type protoValue struct {
 	kind protoKind
 	typ  reflect.Type
 	msg  *protoPlan      // for protoMessage
-	own  protoOwnMessage // for protoCustom
+	own  protoOwnMessage // for protoOwn
 }
 
 // wireType is the wire type the value is written with.
@@ -92,7 +92,9 @@ func (p *protoPlan) field(num protowire.Number) *protoField {
 }
 
 // protoPlans caches a plan per struct type (reflect.Type → *protoPlan).
-// Plans never change once built, so readers need no lock.
+// It is the one package-level variable of the codec and holds only facts
+// about Go types, as encoding/json's cache of struct fields does; plans
+// never change once built, so readers need no lock.
 var protoPlans sync.Map
 
 // planFor returns the plan of struct type t, building it on first use.
@@ -215,7 +217,7 @@ func buildField(sf reflect.StructField, tag string, building map[reflect.Type]*p
 func valueOf(t reflect.Type, building map[reflect.Type]*protoPlan) (protoValue, error) {
 	v := protoValue{typ: t}
 	if own, ok := ownMessageOf(t); ok {
-		v.kind, v.own = protoCustom, own
+		v.kind, v.own = protoOwn, own
 		return v, nil
 	}
 	switch t.Kind() {
