@@ -31,7 +31,7 @@ const (
 	protoString                   // the string kinds: length-delimited UTF-8
 	protoBytes                    // []byte: length-delimited
 	protoMessage                  // a struct: a nested message with its own plan
-	protoOwn                   // a type whose message is not its layout (protobuf_wellknown.go)
+	protoOwn                      // a type whose message is not its layout (protobuf_wellknown.go)
 )
 
 // protoCardinality says how many values a field holds on the wire.
