@@ -5,6 +5,7 @@ import (
 	"encoding/json"
 	"fmt"
 	"reflect"
+	"strings"
 	"testing"
 
 	"github.com/google/go-cmp/cmp"
@@ -167,8 +168,12 @@ func checkJSONRoundTrip(t *testing.T, k roundTripKind, orig gogoObject) {
 	if !apiequality.Semantic.DeepEqual(orig, back) {
 		t.Errorf("Kubernetes reads back a different object (- sent, + read back):\n%s", cmp.Diff(orig, back, quantityByValue))
 	}
-	// Indented, a difference shows as the lines around it.
-	assert.Equal(t, indentJSON(t, want), indentJSON(t, got), "kubeloop's JSON differs from Kubernetes'")
+	// Indented and split into lines, a difference shows as the lines
+	// around it.
+	if w, g := indentJSON(t, want), indentJSON(t, got); w != g {
+		t.Errorf("kubeloop's JSON differs from Kubernetes' (- Kubernetes, + kubeloop):\n%s",
+			cmp.Diff(strings.Split(w, "\n"), strings.Split(g, "\n")))
+	}
 }
 
 // decodeOurJSON decodes strictly where kubeloop can, so that a field it
