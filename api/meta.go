@@ -5,12 +5,13 @@ import "time"
 // TypeMeta says what an object is on the wire. It is inlined into every
 // object, so the JSON has top-level "apiVersion" and "kind".
 type TypeMeta struct {
+	// CamelCase kind of the object, such as "Pod". Servers may infer it from
+	// the URL. It comes first, as in metav1.TypeMeta, so the JSON starts
+	// {"kind":...,"apiVersion":...} as kube-apiserver's does.
+	Kind string `json:"kind,omitempty"`
 	// Group and version of the schema the object is written in, as
 	// "group/version" or just "v1" for the core group.
 	APIVersion string `json:"apiVersion,omitempty"`
-	// CamelCase kind of the object, such as "Pod". Servers may infer it from
-	// the URL.
-	Kind string `json:"kind,omitempty"`
 }
 
 // GetTypeMeta lets every kind that embeds TypeMeta satisfy Object.
