@@ -109,7 +109,9 @@ func (w *strictWalker) value(tok json.Token, t reflect.Type, path string) error 
 	for t.Kind() == reflect.Pointer {
 		t = t.Elem()
 	}
-	if t == reflect.TypeFor[json.RawMessage]() {
+	// A raw message and a FieldsV1 (managedFields' sets, a JSON object
+	// kept as bytes) hold any JSON.
+	if t == reflect.TypeFor[json.RawMessage]() || t == reflect.TypeFor[FieldsV1]() {
 		return w.skip(tok) // any JSON is valid here
 	}
 	if reflect.PointerTo(t).Implements(reflect.TypeFor[json.Unmarshaler]()) {
