@@ -25,6 +25,20 @@ const (
 	applyPatchType     = "application/apply-patch+yaml"
 )
 
+// Kubernetes' limits on the work one JSON patch may ask for, so that a
+// patch within the 3 MiB body limit cannot make the server build a huge
+// object (endpoints/handlers/patch.go, maxJSONPatchOperations, and the
+// --json-patch-max-copy-bytes default in server/config.go, which is the
+// json-patch library's AccumulatedCopySizeLimit).
+const (
+	// maxJSONPatchOperations: a patch with more operations is 413.
+	maxJSONPatchOperations = 10000
+	// jsonPatchMaxCopyBytes caps the bytes all "copy" operations of one
+	// patch may add together: 10,000 copies of a 32 KiB value would
+	// otherwise build a 320 MB document from a 600 kB request.
+	jsonPatchMaxCopyBytes = 3 << 20
+)
+
 // PatchResource answers PATCH on an object, its status or its scale. The
 // patch is applied to the stored object inside the registry's
 // read-modify-write, so a concurrent writer makes it re-apply, never lose.
@@ -115,7 +129,11 @@ func readPatch(r *http.Request) (directive, patchType string, data []byte, err e
 // applyPatch applies a merge, JSON or strategic merge patch (with the
 // kind's schema) to the JSON of cur. A patch that is not valid JSON is 400;
 // one that cannot be applied (a failed test, a missing path, a bad
-// directive) is 422, as in Kubernetes.
+// directive, copies over jsonPatchMaxCopyBytes) is 422, and a JSON patch of
+// more than maxJSONPatchOperations operations is 413, as in Kubernetes. A
+// merge or strategic merge patch needs no limit of its own: its result is at
+// most the object plus the patch, and an object too big to store is the
+// store's 413.
 func applyPatch(patchType string, cur api.Object, patch []byte, schema *strategicpatch.Schema) ([]byte, error) {
 	orig, err := json.Marshal(cur)
 	if err != nil {
@@ -127,7 +145,14 @@ func applyPatch(patchType string, cur api.Object, patch []byte, schema *strategi
 		if err != nil {
 			return nil, api.NewBadRequest(fmt.Sprintf("error decoding patch: %v", err))
 		}
-		out, err := p.Apply(orig)
+		if len(p) > maxJSONPatchOperations {
+			return nil, api.NewRequestEntityTooLarge(fmt.Sprintf(
+				"Request entity too large: The allowed maximum operations in a JSON patch is %d, got %d",
+				maxJSONPatchOperations, len(p)))
+		}
+		opts := jsonpatch.NewApplyOptions()
+		opts.AccumulatedCopySizeLimit = jsonPatchMaxCopyBytes
+		out, err := p.ApplyWithOptions(orig, opts)
 		if err != nil {
 			return nil, patchFailed(err)
 		}
