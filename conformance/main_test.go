@@ -49,12 +49,12 @@ func TestMain(m *testing.M) {
 	})
 }
 
-// restConfig is how every client-go client here talks to kubeloop: JSON,
-// since kubeloop does not speak protobuf.
+// restConfig is how every client-go client here talks to kubeloop: with
+// client-go's defaults, so typed clients send and ask for protobuf as they
+// do against any cluster. Only client-side rate limiting is off (QPS -1),
+// as controllers and tests commonly configure it.
 func restConfig(host string) *rest.Config {
-	cfg := &rest.Config{Host: host, QPS: -1}
-	cfg.ContentType = "application/json"
-	return cfg
+	return &rest.Config{Host: host, QPS: -1}
 }
 
 func clientset(t testing.TB) *kubernetes.Clientset {
