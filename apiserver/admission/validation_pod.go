@@ -39,15 +39,26 @@ func validatePod(pod *api.Pod, namespaced bool) errorList {
 }
 
 // validatePodUpdate is ValidatePodUpdate: a running pod's spec is fixed,
-// because the kubelet has already acted on it; only container images may
-// change (the kubelet restarts the container with the new image). Kubernetes
-// also allows lowering activeDeadlineSeconds and adding tolerations; we do
-// not.
+// because the kubelet has already acted on it. What may change is what the
+// kubelet can apply in place: container and init container images,
+// activeDeadlineSeconds (set, or lowered, never removed), tolerations
+// (only added) and a negative terminationGracePeriodSeconds (raised to 1).
+// Kubernetes: pkg/apis/core/validation/validation.go (ValidatePodUpdate),
+// v1.37.2; it also allows in-place resource resizes, which we do not.
 func validatePodUpdate(pod, old *api.Pod) errorList {
 	errs := validateObjectMetaUpdate(&pod.ObjectMeta, &old.ObjectMeta, newPath("metadata"))
 	errs = append(errs, validatePodSpec(&pod.Spec, newPath("spec"))...)
 	if len(errs) > 0 {
 		return errs
+	}
+	spec := newPath("spec")
+	if newDeadline, oldDeadline := pod.Spec.ActiveDeadlineSeconds, old.Spec.ActiveDeadlineSeconds; oldDeadline != nil {
+		switch {
+		case newDeadline == nil:
+			errs = append(errs, invalid(spec.Child("activeDeadlineSeconds"), "null", "must not update from a positive integer to nil value"))
+		case *newDeadline > *oldDeadline:
+			errs = append(errs, invalid(spec.Child("activeDeadlineSeconds"), *newDeadline, "must be less than or equal to previous value"))
+		}
 	}
 	mutable := *old.Spec.DeepCopy()
 	if len(mutable.Containers) == len(pod.Spec.Containers) {
@@ -55,11 +66,34 @@ func validatePodUpdate(pod, old *api.Pod) errorList {
 			mutable.Containers[i].Image = pod.Spec.Containers[i].Image
 		}
 	}
+	if len(mutable.InitContainers) == len(pod.Spec.InitContainers) {
+		for i := range mutable.InitContainers {
+			mutable.InitContainers[i].Image = pod.Spec.InitContainers[i].Image
+		}
+	}
+	mutable.ActiveDeadlineSeconds = pod.Spec.ActiveDeadlineSeconds
+	if tolerationsOnlyAdded(old.Spec.Tolerations, pod.Spec.Tolerations) {
+		mutable.Tolerations = pod.Spec.Tolerations
+	}
+	if g := old.Spec.TerminationGracePeriodSeconds; g != nil && *g < 0 && pod.Spec.TerminationGracePeriodSeconds != nil && *pod.Spec.TerminationGracePeriodSeconds == 1 {
+		mutable.TerminationGracePeriodSeconds = pod.Spec.TerminationGracePeriodSeconds
+	}
 	if !semanticallyEqual(mutable, pod.Spec) {
-		errs = append(errs, forbidden(newPath("spec"),
-			"pod updates may not change fields other than `spec.containers[*].image`"))
+		errs = append(errs, forbidden(spec, "pod updates may not change fields other than `spec.containers[*].image`,"+
+			"`spec.initContainers[*].image`,`spec.activeDeadlineSeconds`,`spec.tolerations` (only additions to existing tolerations),"+
+			"`spec.terminationGracePeriodSeconds` (allow it to be set to 1 if it was previously negative)"))
 	}
 	return errs
+}
+
+// tolerationsOnlyAdded: every old toleration is still there.
+func tolerationsOnlyAdded(old, updated []api.Toleration) bool {
+	for _, o := range old {
+		if !slices.ContainsFunc(updated, func(n api.Toleration) bool { return semanticallyEqual(o, n) }) {
+			return false
+		}
+	}
+	return true
 }
 
 // validatePodSpec is ValidatePodSpec; templates use it with their own path

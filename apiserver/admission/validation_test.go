@@ -163,8 +163,23 @@ func TestValidatePodUpdate(t *testing.T) {
 	runValidationCases(t, "Pod", []validationCase{
 		update("labels may change", func(p *api.Pod) { p.Labels["tier"] = "fe" }, ""),
 		update("image may change", func(p *api.Pod) { p.Spec.Containers[0].Image = "nginx:1.28" }, ""),
+		update("activeDeadlineSeconds may be set", func(p *api.Pod) { p.Spec.ActiveDeadlineSeconds = ptrTo[int64](600) }, ""),
+		update("tolerations may be added", func(p *api.Pod) {
+			p.Spec.Tolerations = append(p.Spec.Tolerations, api.Toleration{Key: "k", Operator: api.TolerationOpExists})
+		}, ""),
+		{name: "activeDeadlineSeconds may be lowered, not raised", want: []cause{{invalid_, "spec.activeDeadlineSeconds"}},
+			msg: "Invalid value: 61: must be less than or equal to previous value",
+			attrs: func(t *testing.T) *Attributes {
+				old := stored(t)
+				old.Spec.ActiveDeadlineSeconds = ptrTo[int64](60)
+				pod := old.DeepCopy()
+				pod.Spec.ActiveDeadlineSeconds = ptrTo[int64](61)
+				return updateAttrs(t, "", "Pod", pod, old)
+			}},
 		update("other spec fields may not", func(p *api.Pod) { p.Spec.RestartPolicy = api.RestartPolicyNever },
-			"Forbidden: pod updates may not change fields other than `spec.containers[*].image`", cause{forbidden_, "spec"}),
+			"Forbidden: pod updates may not change fields other than `spec.containers[*].image`,`spec.initContainers[*].image`,"+
+				"`spec.activeDeadlineSeconds`,`spec.tolerations` (only additions to existing tolerations),"+
+				"`spec.terminationGracePeriodSeconds` (allow it to be set to 1 if it was previously negative)", cause{forbidden_, "spec"}),
 		update("containers may not be added", func(p *api.Pod) {
 			p.Spec.Containers = append(p.Spec.Containers, api.Container{Name: "c2", Image: "busybox",
 				ImagePullPolicy: api.PullAlways, TerminationMessagePolicy: "File"})
@@ -295,3 +310,5 @@ func TestValidateReplicaSetUpdateAndScale(t *testing.T) {
 		parent("parent scaled below zero", -1, cause{invalid_, "spec.replicas"}),
 	})
 }
+
+func ptrTo[T any](v T) *T { return &v }

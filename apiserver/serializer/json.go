@@ -70,6 +70,8 @@ func (jsonEncoder) Encode(v any) ([]byte, error) { return json.Marshal(v) }
 // json.Framer (staging/src/k8s.io/apimachinery/pkg/runtime/serializer/json/json.go).
 type jsonStream struct{}
 
+func (jsonStream) MediaType() string { return ContentTypeJSON }
+
 func (jsonStream) AppendEvent(buf []byte, eventType api.EventType, object []byte) []byte {
 	buf = append(buf, `{"type":"`...)
 	buf = append(buf, eventType...)

@@ -19,6 +19,8 @@ type Encoder interface {
 
 // StreamSerializer frames the events of a watch stream.
 type StreamSerializer interface {
+	// MediaType is the Content-Type of the stream.
+	MediaType() string
 	// AppendEvent appends one event to buf. object is the event's object,
 	// already encoded by the same SerializerInfo's Encoder, so that one
 	// encoding can be shared by many watchers.
@@ -31,6 +33,9 @@ type StreamSerializer interface {
 type SerializerInfo struct {
 	// MediaType is the Content-Type it reads and writes.
 	MediaType string
+	// EncodesAsText: answers end with a newline, as Kubernetes' JSON does.
+	// A binary answer must not, or the client reads one byte too many.
+	EncodesAsText bool
 	// Decoder reads request bodies; nil if the server does not accept this
 	// media type as a body.
 	Decoder Decoder
@@ -51,14 +56,13 @@ const (
 
 // SupportedMediaTypes is every serializer the server offers, JSON first
 // (the default for an empty Content-Type and for an Accept header that
-// names nothing we speak). Adding a media type — the full protobuf codec,
-// for bodies, answers and watch streams — is one more entry here.
+// names nothing we speak). Adding a media type is one more entry here.
 // Kubernetes: CodecFactory.SupportedMediaTypes
 // (staging/src/k8s.io/apimachinery/pkg/runtime/serializer/codec_factory.go).
 func SupportedMediaTypes() []SerializerInfo {
 	return []SerializerInfo{
-		{MediaType: ContentTypeJSON, Decoder: jsonDecoder{}, Encoder: jsonEncoder{}, StreamSerializer: jsonStream{}},
-		{MediaType: ContentTypeYAML, Decoder: yamlDecoder{}},
-		{MediaType: ContentTypeProtobuf, Decoder: protobufDecoder{}},
+		{MediaType: ContentTypeJSON, EncodesAsText: true, Decoder: jsonDecoder{}, Encoder: jsonEncoder{}, StreamSerializer: jsonStream{}},
+		{MediaType: ContentTypeYAML, EncodesAsText: true, Decoder: yamlDecoder{}},
+		{MediaType: ContentTypeProtobuf, Decoder: protobufSerializer{}, Encoder: protobufSerializer{}, StreamSerializer: protobufSerializer{}},
 	}
 }

@@ -98,7 +98,7 @@ func (scope *RequestScope) serveWatch(ctx context.Context, w http.ResponseWriter
 	defer gauge.Dec()
 
 	rc := http.NewResponseController(w)
-	w.Header().Set("Content-Type", si.MediaType)
+	w.Header().Set("Content-Type", si.StreamSerializer.MediaType())
 	w.Header().Set("Cache-Control", "no-cache, private")
 	w.WriteHeader(http.StatusOK)
 	_ = rc.Flush()
@@ -144,8 +144,9 @@ func (scope *RequestScope) serveWatch(ctx context.Context, w http.ResponseWriter
 
 // eventEncoder frames the events of one watch.
 type eventEncoder struct {
-	scope   *RequestScope
-	encoder serializer.Encoder
+	scope     *RequestScope
+	mediaType string
+	encoder   serializer.Encoder
 	stream  serializer.StreamSerializer
 	table   *rest.TableOptions
 	// shared is set when the watch's objects are shared by many watchers
@@ -154,9 +155,9 @@ type eventEncoder struct {
 }
 
 func (scope *RequestScope) newEventEncoder(watcher api.Watcher, si serializer.SerializerInfo, table *rest.TableOptions) *eventEncoder {
-	e := &eventEncoder{scope: scope, encoder: si.Encoder, stream: si.StreamSerializer, table: table}
+	e := &eventEncoder{scope: scope, mediaType: si.MediaType, encoder: si.Encoder, stream: si.StreamSerializer, table: table}
 	if table == nil {
-		e.shared = sharedEncoder(watcher, si)
+		e.shared = sharedEncoder(watcher)
 	}
 	return e
 }
@@ -171,7 +172,7 @@ func (e *eventEncoder) appendEvent(ctx context.Context, frame []byte, ev api.Wat
 	)
 	switch {
 	case e.shared != nil && isObjectEvent(ev):
-		obj, err = e.shared.EncodeObject(ev.Object, e.encodeObject)
+		obj, err = e.shared.EncodeObject(ev.Object, e.mediaType, e.encodeObject)
 	case e.table != nil && isObjectEvent(ev):
 		var t *rest.Table
 		t, err = e.scope.TableConvertor.ConvertToTable(ctx, []api.Object{ev.Object},

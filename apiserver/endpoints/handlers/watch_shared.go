@@ -14,25 +14,19 @@ package handlers
 // Kubernetes does the same with cachingObject
 // (staging/src/k8s.io/apiserver/pkg/storage/cacher/caching_object.go).
 
-import (
-	"kubeloop/api"
-	"kubeloop/apiserver/serializer"
-)
+import "kubeloop/api"
 
 // objectEncoder is implemented by watches whose event objects are shared
 // by many watchers (the watch cache's): each object is encoded once for
 // all of them.
 type objectEncoder interface {
-	EncodeObject(obj api.Object, enc func(api.Object) ([]byte, error)) ([]byte, error)
+	EncodeObject(obj api.Object, mediaType string, enc func(api.Object) ([]byte, error)) ([]byte, error)
 }
 
 // sharedEncoder is the watch's shared encoder, if it has one. The cache
-// keys its memo by the object alone, so only one media type may use it:
-// JSON. (A second streamed media type needs the memo keyed by media type.)
-func sharedEncoder(watcher api.Watcher, si serializer.SerializerInfo) objectEncoder {
-	if si.MediaType != serializer.ContentTypeJSON {
-		return nil
-	}
+// keys its memo by object and media type, so JSON and protobuf watchers of
+// one resource each share their own encoding.
+func sharedEncoder(watcher api.Watcher) objectEncoder {
 	shared, _ := watcher.(objectEncoder)
 	return shared
 }

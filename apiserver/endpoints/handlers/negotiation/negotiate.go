@@ -79,7 +79,10 @@ func NegotiateOutputMediaType(r *http.Request, serializers []serializer.Serializ
 			switch as := params["as"]; {
 			case as == "":
 				return MediaTypeOptions{}, si
-			case as == "Table" && params["g"] == "meta.k8s.io" && (params["v"] == "v1" || params["v"] == "v1beta1"):
+			case as == "Table" && params["g"] == "meta.k8s.io" && (params["v"] == "v1" || params["v"] == "v1beta1") &&
+				si.MediaType == serializer.ContentTypeJSON:
+				// Tables have no protobuf form (Kubernetes refuses them
+				// too); kubectl asks for them as JSON.
 				return MediaTypeOptions{Convert: "Table", ConvertVersion: params["v"]}, si
 			}
 		}

@@ -35,7 +35,9 @@ func WriteObject(w http.ResponseWriter, si serializer.SerializerInfo, code int, 
 	w.Header().Set("Content-Type", si.MediaType)
 	w.WriteHeader(code)
 	_, _ = w.Write(body)
-	_, _ = w.Write([]byte("\n"))
+	if si.EncodesAsText {
+		_, _ = w.Write([]byte("\n"))
+	}
 }
 
 // ErrorNegotiated writes err as a Status with its HTTP code, in the media
