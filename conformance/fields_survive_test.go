@@ -238,7 +238,7 @@ func TestEveryFieldSurvivesTypedClientWrites(t *testing.T) {
 		Reason:         "Tested", Message: "m", Type: corev1.EventTypeWarning, Count: 2,
 		Source:         corev1.EventSource{Component: "conformance", Host: "h"},
 		FirstTimestamp: metav1.Now(), LastTimestamp: metav1.Now(),
-		Action:         "Testing", ReportingController: "conformance", ReportingInstance: "conformance-1",
+		Action: "Testing", ReportingController: "conformance", ReportingInstance: "conformance-1",
 		Related: &corev1.ObjectReference{Kind: "Node", Name: node.Name}}
 	createdEv, err := cs.CoreV1().Events(ns).Create(ctx, ev, metav1.CreateOptions{})
 	require.NoError(t, err)

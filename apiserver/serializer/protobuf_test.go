@@ -42,7 +42,6 @@ func TestProtobufBodyThatDoesNotDecodeIs400AndStoresNothing(t *testing.T) {
 	assert.Equal(t, http.StatusNotFound, resp.Code)
 }
 
-
 // pbBytes encodes one length-delimited protobuf field (lengths < 128).
 func pbBytes(num int, b []byte) []byte {
 	return append([]byte{byte(num<<3 | 2), byte(len(b))}, b...)

@@ -147,8 +147,8 @@ type eventEncoder struct {
 	scope     *RequestScope
 	mediaType string
 	encoder   serializer.Encoder
-	stream  serializer.StreamSerializer
-	table   *rest.TableOptions
+	stream    serializer.StreamSerializer
+	table     *rest.TableOptions
 	// shared is set when the watch's objects are shared by many watchers
 	// and their encodings can be too (watch_shared.go).
 	shared objectEncoder
