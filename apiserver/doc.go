@@ -76,11 +76,11 @@
 //
 // Choices and simplifications (what Kubernetes does that we do not):
 //   - Request bodies are JSON, YAML (application/yaml, as kube-apiserver
-//     accepts) or, for ConfigMap and Namespace only, protobuf (kubectl's
-//     `create configmap` and `create namespace` send it regardless).
-//     Answers are always JSON, which every client accepts. Adding a media
-//     type is one entry in serializer.SupportedMediaTypes. The OpenAPI
-//     documents carry no schemas.
+//     accepts) or protobuf; answers and watch streams are JSON or protobuf,
+//     whichever the Accept header prefers (Tables are JSON only, as in
+//     Kubernetes). Client-go's typed clients and controller-runtime speak
+//     protobuf by default, kubectl JSON. Adding a media type is one entry in
+//     serializer.SupportedMediaTypes.
 //   - No authentication, authorization, audit, priority and fairness, API
 //     aggregation, dry run, or managedFields. Plain HTTP on loopback.
 //   - PATCH supports merge patch, JSON patch and strategic merge patch.
