@@ -848,6 +848,127 @@ func (in *DeleteOptions) DeepCopy() *DeleteOptions {
 }
 
 // DeepCopyInto copies in into out; the two share no memory. in must not be nil.
+func (in *Deployment) DeepCopyInto(out *Deployment) {
+	*out = *in
+	in.ObjectMeta.DeepCopyInto(&out.ObjectMeta)
+	in.Spec.DeepCopyInto(&out.Spec)
+	in.Status.DeepCopyInto(&out.Status)
+}
+
+// DeepCopy returns a copy of in that shares no memory with it, or nil for nil.
+func (in *Deployment) DeepCopy() *Deployment {
+	if in == nil {
+		return nil
+	}
+	out := new(Deployment)
+	in.DeepCopyInto(out)
+	return out
+}
+
+// DeepCopyObject copies the Deployment as an Object.
+func (in *Deployment) DeepCopyObject() Object {
+	if c := in.DeepCopy(); c != nil {
+		return c
+	}
+	return nil
+}
+
+// DeepCopyInto copies in into out; the two share no memory. in must not be nil.
+func (in *DeploymentCondition) DeepCopyInto(out *DeploymentCondition) {
+	*out = *in
+}
+
+// DeepCopy returns a copy of in that shares no memory with it, or nil for nil.
+func (in *DeploymentCondition) DeepCopy() *DeploymentCondition {
+	if in == nil {
+		return nil
+	}
+	out := new(DeploymentCondition)
+	in.DeepCopyInto(out)
+	return out
+}
+
+// DeepCopyInto copies in into out; the two share no memory. in must not be nil.
+func (in *DeploymentSpec) DeepCopyInto(out *DeploymentSpec) {
+	*out = *in
+	if in.Replicas != nil {
+		out.Replicas = new(int32)
+		*out.Replicas = *in.Replicas
+	}
+	if in.Selector != nil {
+		out.Selector = new(LabelSelector)
+		in.Selector.DeepCopyInto(out.Selector)
+	}
+	in.Template.DeepCopyInto(&out.Template)
+	in.Strategy.DeepCopyInto(&out.Strategy)
+	if in.RevisionHistoryLimit != nil {
+		out.RevisionHistoryLimit = new(int32)
+		*out.RevisionHistoryLimit = *in.RevisionHistoryLimit
+	}
+	if in.ProgressDeadlineSeconds != nil {
+		out.ProgressDeadlineSeconds = new(int32)
+		*out.ProgressDeadlineSeconds = *in.ProgressDeadlineSeconds
+	}
+}
+
+// DeepCopy returns a copy of in that shares no memory with it, or nil for nil.
+func (in *DeploymentSpec) DeepCopy() *DeploymentSpec {
+	if in == nil {
+		return nil
+	}
+	out := new(DeploymentSpec)
+	in.DeepCopyInto(out)
+	return out
+}
+
+// DeepCopyInto copies in into out; the two share no memory. in must not be nil.
+func (in *DeploymentStatus) DeepCopyInto(out *DeploymentStatus) {
+	*out = *in
+	if in.TerminatingReplicas != nil {
+		out.TerminatingReplicas = new(int32)
+		*out.TerminatingReplicas = *in.TerminatingReplicas
+	}
+	if in.Conditions != nil {
+		in, out := &in.Conditions, &out.Conditions
+		*out = make([]DeploymentCondition, len(*in))
+		copy(*out, *in)
+	}
+	if in.CollisionCount != nil {
+		out.CollisionCount = new(int32)
+		*out.CollisionCount = *in.CollisionCount
+	}
+}
+
+// DeepCopy returns a copy of in that shares no memory with it, or nil for nil.
+func (in *DeploymentStatus) DeepCopy() *DeploymentStatus {
+	if in == nil {
+		return nil
+	}
+	out := new(DeploymentStatus)
+	in.DeepCopyInto(out)
+	return out
+}
+
+// DeepCopyInto copies in into out; the two share no memory. in must not be nil.
+func (in *DeploymentStrategy) DeepCopyInto(out *DeploymentStrategy) {
+	*out = *in
+	if in.RollingUpdate != nil {
+		out.RollingUpdate = new(RollingUpdateDeployment)
+		in.RollingUpdate.DeepCopyInto(out.RollingUpdate)
+	}
+}
+
+// DeepCopy returns a copy of in that shares no memory with it, or nil for nil.
+func (in *DeploymentStrategy) DeepCopy() *DeploymentStrategy {
+	if in == nil {
+		return nil
+	}
+	out := new(DeploymentStrategy)
+	in.DeepCopyInto(out)
+	return out
+}
+
+// DeepCopyInto copies in into out; the two share no memory. in must not be nil.
 func (in *DownwardAPIProjection) DeepCopyInto(out *DownwardAPIProjection) {
 	*out = *in
 	if in.Items != nil {
@@ -1645,6 +1766,205 @@ func (in *IntOrString) DeepCopy() *IntOrString {
 		return nil
 	}
 	out := new(IntOrString)
+	in.DeepCopyInto(out)
+	return out
+}
+
+// DeepCopyInto copies in into out; the two share no memory. in must not be nil.
+func (in *Job) DeepCopyInto(out *Job) {
+	*out = *in
+	in.ObjectMeta.DeepCopyInto(&out.ObjectMeta)
+	in.Spec.DeepCopyInto(&out.Spec)
+	in.Status.DeepCopyInto(&out.Status)
+}
+
+// DeepCopy returns a copy of in that shares no memory with it, or nil for nil.
+func (in *Job) DeepCopy() *Job {
+	if in == nil {
+		return nil
+	}
+	out := new(Job)
+	in.DeepCopyInto(out)
+	return out
+}
+
+// DeepCopyObject copies the Job as an Object.
+func (in *Job) DeepCopyObject() Object {
+	if c := in.DeepCopy(); c != nil {
+		return c
+	}
+	return nil
+}
+
+// DeepCopyInto copies in into out; the two share no memory. in must not be nil.
+func (in *JobCondition) DeepCopyInto(out *JobCondition) {
+	*out = *in
+}
+
+// DeepCopy returns a copy of in that shares no memory with it, or nil for nil.
+func (in *JobCondition) DeepCopy() *JobCondition {
+	if in == nil {
+		return nil
+	}
+	out := new(JobCondition)
+	in.DeepCopyInto(out)
+	return out
+}
+
+// DeepCopyInto copies in into out; the two share no memory. in must not be nil.
+func (in *JobSchedulingConfiguration) DeepCopyInto(out *JobSchedulingConfiguration) {
+	*out = *in
+	if in.SchedulingPolicy != nil {
+		out.SchedulingPolicy = new(WorkloadPodGroupSchedulingPolicy)
+		in.SchedulingPolicy.DeepCopyInto(out.SchedulingPolicy)
+	}
+	if in.SchedulingConstraints != nil {
+		out.SchedulingConstraints = new(WorkloadPodGroupSchedulingConstraints)
+		in.SchedulingConstraints.DeepCopyInto(out.SchedulingConstraints)
+	}
+	if in.DisruptionMode != nil {
+		out.DisruptionMode = new(WorkloadPodGroupDisruptionMode)
+		in.DisruptionMode.DeepCopyInto(out.DisruptionMode)
+	}
+	if in.ResourceClaims != nil {
+		in, out := &in.ResourceClaims, &out.ResourceClaims
+		*out = make([]WorkloadPodGroupResourceClaim, len(*in))
+		for i := range *in {
+			(*in)[i].DeepCopyInto(&(*out)[i])
+		}
+	}
+}
+
+// DeepCopy returns a copy of in that shares no memory with it, or nil for nil.
+func (in *JobSchedulingConfiguration) DeepCopy() *JobSchedulingConfiguration {
+	if in == nil {
+		return nil
+	}
+	out := new(JobSchedulingConfiguration)
+	in.DeepCopyInto(out)
+	return out
+}
+
+// DeepCopyInto copies in into out; the two share no memory. in must not be nil.
+func (in *JobSpec) DeepCopyInto(out *JobSpec) {
+	*out = *in
+	if in.Parallelism != nil {
+		out.Parallelism = new(int32)
+		*out.Parallelism = *in.Parallelism
+	}
+	if in.Completions != nil {
+		out.Completions = new(int32)
+		*out.Completions = *in.Completions
+	}
+	if in.ActiveDeadlineSeconds != nil {
+		out.ActiveDeadlineSeconds = new(int64)
+		*out.ActiveDeadlineSeconds = *in.ActiveDeadlineSeconds
+	}
+	if in.PodFailurePolicy != nil {
+		out.PodFailurePolicy = new(PodFailurePolicy)
+		in.PodFailurePolicy.DeepCopyInto(out.PodFailurePolicy)
+	}
+	if in.SuccessPolicy != nil {
+		out.SuccessPolicy = new(SuccessPolicy)
+		in.SuccessPolicy.DeepCopyInto(out.SuccessPolicy)
+	}
+	if in.BackoffLimit != nil {
+		out.BackoffLimit = new(int32)
+		*out.BackoffLimit = *in.BackoffLimit
+	}
+	if in.BackoffLimitPerIndex != nil {
+		out.BackoffLimitPerIndex = new(int32)
+		*out.BackoffLimitPerIndex = *in.BackoffLimitPerIndex
+	}
+	if in.MaxFailedIndexes != nil {
+		out.MaxFailedIndexes = new(int32)
+		*out.MaxFailedIndexes = *in.MaxFailedIndexes
+	}
+	if in.Selector != nil {
+		out.Selector = new(LabelSelector)
+		in.Selector.DeepCopyInto(out.Selector)
+	}
+	if in.ManualSelector != nil {
+		out.ManualSelector = new(bool)
+		*out.ManualSelector = *in.ManualSelector
+	}
+	in.Template.DeepCopyInto(&out.Template)
+	if in.TTLSecondsAfterFinished != nil {
+		out.TTLSecondsAfterFinished = new(int32)
+		*out.TTLSecondsAfterFinished = *in.TTLSecondsAfterFinished
+	}
+	if in.CompletionMode != nil {
+		out.CompletionMode = new(CompletionMode)
+		*out.CompletionMode = *in.CompletionMode
+	}
+	if in.Suspend != nil {
+		out.Suspend = new(bool)
+		*out.Suspend = *in.Suspend
+	}
+	if in.PodReplacementPolicy != nil {
+		out.PodReplacementPolicy = new(PodReplacementPolicy)
+		*out.PodReplacementPolicy = *in.PodReplacementPolicy
+	}
+	if in.ManagedBy != nil {
+		out.ManagedBy = new(string)
+		*out.ManagedBy = *in.ManagedBy
+	}
+	if in.Scheduling != nil {
+		out.Scheduling = new(JobSchedulingConfiguration)
+		in.Scheduling.DeepCopyInto(out.Scheduling)
+	}
+}
+
+// DeepCopy returns a copy of in that shares no memory with it, or nil for nil.
+func (in *JobSpec) DeepCopy() *JobSpec {
+	if in == nil {
+		return nil
+	}
+	out := new(JobSpec)
+	in.DeepCopyInto(out)
+	return out
+}
+
+// DeepCopyInto copies in into out; the two share no memory. in must not be nil.
+func (in *JobStatus) DeepCopyInto(out *JobStatus) {
+	*out = *in
+	if in.Conditions != nil {
+		in, out := &in.Conditions, &out.Conditions
+		*out = make([]JobCondition, len(*in))
+		copy(*out, *in)
+	}
+	if in.StartTime != nil {
+		out.StartTime = new(Time)
+		*out.StartTime = *in.StartTime
+	}
+	if in.CompletionTime != nil {
+		out.CompletionTime = new(Time)
+		*out.CompletionTime = *in.CompletionTime
+	}
+	if in.Terminating != nil {
+		out.Terminating = new(int32)
+		*out.Terminating = *in.Terminating
+	}
+	if in.FailedIndexes != nil {
+		out.FailedIndexes = new(string)
+		*out.FailedIndexes = *in.FailedIndexes
+	}
+	if in.UncountedTerminatedPods != nil {
+		out.UncountedTerminatedPods = new(UncountedTerminatedPods)
+		in.UncountedTerminatedPods.DeepCopyInto(out.UncountedTerminatedPods)
+	}
+	if in.Ready != nil {
+		out.Ready = new(int32)
+		*out.Ready = *in.Ready
+	}
+}
+
+// DeepCopy returns a copy of in that shares no memory with it, or nil for nil.
+func (in *JobStatus) DeepCopy() *JobStatus {
+	if in == nil {
+		return nil
+	}
+	out := new(JobStatus)
 	in.DeepCopyInto(out)
 	return out
 }
@@ -3042,6 +3362,91 @@ func (in *PodExtendedResourceClaimStatus) DeepCopy() *PodExtendedResourceClaimSt
 }
 
 // DeepCopyInto copies in into out; the two share no memory. in must not be nil.
+func (in *PodFailurePolicy) DeepCopyInto(out *PodFailurePolicy) {
+	*out = *in
+	if in.Rules != nil {
+		in, out := &in.Rules, &out.Rules
+		*out = make([]PodFailurePolicyRule, len(*in))
+		for i := range *in {
+			(*in)[i].DeepCopyInto(&(*out)[i])
+		}
+	}
+}
+
+// DeepCopy returns a copy of in that shares no memory with it, or nil for nil.
+func (in *PodFailurePolicy) DeepCopy() *PodFailurePolicy {
+	if in == nil {
+		return nil
+	}
+	out := new(PodFailurePolicy)
+	in.DeepCopyInto(out)
+	return out
+}
+
+// DeepCopyInto copies in into out; the two share no memory. in must not be nil.
+func (in *PodFailurePolicyOnExitCodesRequirement) DeepCopyInto(out *PodFailurePolicyOnExitCodesRequirement) {
+	*out = *in
+	if in.ContainerName != nil {
+		out.ContainerName = new(string)
+		*out.ContainerName = *in.ContainerName
+	}
+	if in.Values != nil {
+		in, out := &in.Values, &out.Values
+		*out = make([]int32, len(*in))
+		copy(*out, *in)
+	}
+}
+
+// DeepCopy returns a copy of in that shares no memory with it, or nil for nil.
+func (in *PodFailurePolicyOnExitCodesRequirement) DeepCopy() *PodFailurePolicyOnExitCodesRequirement {
+	if in == nil {
+		return nil
+	}
+	out := new(PodFailurePolicyOnExitCodesRequirement)
+	in.DeepCopyInto(out)
+	return out
+}
+
+// DeepCopyInto copies in into out; the two share no memory. in must not be nil.
+func (in *PodFailurePolicyOnPodConditionsPattern) DeepCopyInto(out *PodFailurePolicyOnPodConditionsPattern) {
+	*out = *in
+}
+
+// DeepCopy returns a copy of in that shares no memory with it, or nil for nil.
+func (in *PodFailurePolicyOnPodConditionsPattern) DeepCopy() *PodFailurePolicyOnPodConditionsPattern {
+	if in == nil {
+		return nil
+	}
+	out := new(PodFailurePolicyOnPodConditionsPattern)
+	in.DeepCopyInto(out)
+	return out
+}
+
+// DeepCopyInto copies in into out; the two share no memory. in must not be nil.
+func (in *PodFailurePolicyRule) DeepCopyInto(out *PodFailurePolicyRule) {
+	*out = *in
+	if in.OnExitCodes != nil {
+		out.OnExitCodes = new(PodFailurePolicyOnExitCodesRequirement)
+		in.OnExitCodes.DeepCopyInto(out.OnExitCodes)
+	}
+	if in.OnPodConditions != nil {
+		in, out := &in.OnPodConditions, &out.OnPodConditions
+		*out = make([]PodFailurePolicyOnPodConditionsPattern, len(*in))
+		copy(*out, *in)
+	}
+}
+
+// DeepCopy returns a copy of in that shares no memory with it, or nil for nil.
+func (in *PodFailurePolicyRule) DeepCopy() *PodFailurePolicyRule {
+	if in == nil {
+		return nil
+	}
+	out := new(PodFailurePolicyRule)
+	in.DeepCopyInto(out)
+	return out
+}
+
+// DeepCopyInto copies in into out; the two share no memory. in must not be nil.
 func (in *PodIP) DeepCopyInto(out *PodIP) {
 	*out = *in
 }
@@ -3981,6 +4386,29 @@ func (in *ResourceStatus) DeepCopy() *ResourceStatus {
 }
 
 // DeepCopyInto copies in into out; the two share no memory. in must not be nil.
+func (in *RollingUpdateDeployment) DeepCopyInto(out *RollingUpdateDeployment) {
+	*out = *in
+	if in.MaxUnavailable != nil {
+		out.MaxUnavailable = new(IntOrString)
+		*out.MaxUnavailable = *in.MaxUnavailable
+	}
+	if in.MaxSurge != nil {
+		out.MaxSurge = new(IntOrString)
+		*out.MaxSurge = *in.MaxSurge
+	}
+}
+
+// DeepCopy returns a copy of in that shares no memory with it, or nil for nil.
+func (in *RollingUpdateDeployment) DeepCopy() *RollingUpdateDeployment {
+	if in == nil {
+		return nil
+	}
+	out := new(RollingUpdateDeployment)
+	in.DeepCopyInto(out)
+	return out
+}
+
+// DeepCopyInto copies in into out; the two share no memory. in must not be nil.
 func (in *SELinuxOptions) DeepCopyInto(out *SELinuxOptions) {
 	*out = *in
 }
@@ -4085,6 +4513,54 @@ func (in *SeccompProfile) DeepCopy() *SeccompProfile {
 	out := new(SeccompProfile)
 	in.DeepCopyInto(out)
 	return out
+}
+
+// DeepCopyInto copies in into out; the two share no memory. in must not be nil.
+func (in *Secret) DeepCopyInto(out *Secret) {
+	*out = *in
+	in.ObjectMeta.DeepCopyInto(&out.ObjectMeta)
+	if in.Immutable != nil {
+		out.Immutable = new(bool)
+		*out.Immutable = *in.Immutable
+	}
+	if in.Data != nil {
+		in, out := &in.Data, &out.Data
+		*out = make(map[string][]byte, len(*in))
+		for key, val := range *in {
+			outVal := val
+			if val != nil {
+				in, out := &val, &outVal
+				*out = make([]byte, len(*in))
+				copy(*out, *in)
+			}
+			(*out)[key] = outVal
+		}
+	}
+	if in.StringData != nil {
+		in, out := &in.StringData, &out.StringData
+		*out = make(map[string]string, len(*in))
+		for key, val := range *in {
+			(*out)[key] = val
+		}
+	}
+}
+
+// DeepCopy returns a copy of in that shares no memory with it, or nil for nil.
+func (in *Secret) DeepCopy() *Secret {
+	if in == nil {
+		return nil
+	}
+	out := new(Secret)
+	in.DeepCopyInto(out)
+	return out
+}
+
+// DeepCopyObject copies the Secret as an Object.
+func (in *Secret) DeepCopyObject() Object {
+	if c := in.DeepCopy(); c != nil {
+		return c
+	}
+	return nil
 }
 
 // DeepCopyInto copies in into out; the two share no memory. in must not be nil.
@@ -4249,6 +4725,44 @@ func (in *SecurityContext) DeepCopy() *SecurityContext {
 }
 
 // DeepCopyInto copies in into out; the two share no memory. in must not be nil.
+func (in *ServiceAccount) DeepCopyInto(out *ServiceAccount) {
+	*out = *in
+	in.ObjectMeta.DeepCopyInto(&out.ObjectMeta)
+	if in.Secrets != nil {
+		in, out := &in.Secrets, &out.Secrets
+		*out = make([]ObjectReference, len(*in))
+		copy(*out, *in)
+	}
+	if in.ImagePullSecrets != nil {
+		in, out := &in.ImagePullSecrets, &out.ImagePullSecrets
+		*out = make([]LocalObjectReference, len(*in))
+		copy(*out, *in)
+	}
+	if in.AutomountServiceAccountToken != nil {
+		out.AutomountServiceAccountToken = new(bool)
+		*out.AutomountServiceAccountToken = *in.AutomountServiceAccountToken
+	}
+}
+
+// DeepCopy returns a copy of in that shares no memory with it, or nil for nil.
+func (in *ServiceAccount) DeepCopy() *ServiceAccount {
+	if in == nil {
+		return nil
+	}
+	out := new(ServiceAccount)
+	in.DeepCopyInto(out)
+	return out
+}
+
+// DeepCopyObject copies the ServiceAccount as an Object.
+func (in *ServiceAccount) DeepCopyObject() Object {
+	if c := in.DeepCopy(); c != nil {
+		return c
+	}
+	return nil
+}
+
+// DeepCopyInto copies in into out; the two share no memory. in must not be nil.
 func (in *ServiceAccountTokenProjection) DeepCopyInto(out *ServiceAccountTokenProjection) {
 	*out = *in
 	if in.ExpirationSeconds != nil {
@@ -4392,6 +4906,51 @@ func (in *StorageOSVolumeSource) DeepCopy() *StorageOSVolumeSource {
 }
 
 // DeepCopyInto copies in into out; the two share no memory. in must not be nil.
+func (in *SuccessPolicy) DeepCopyInto(out *SuccessPolicy) {
+	*out = *in
+	if in.Rules != nil {
+		in, out := &in.Rules, &out.Rules
+		*out = make([]SuccessPolicyRule, len(*in))
+		for i := range *in {
+			(*in)[i].DeepCopyInto(&(*out)[i])
+		}
+	}
+}
+
+// DeepCopy returns a copy of in that shares no memory with it, or nil for nil.
+func (in *SuccessPolicy) DeepCopy() *SuccessPolicy {
+	if in == nil {
+		return nil
+	}
+	out := new(SuccessPolicy)
+	in.DeepCopyInto(out)
+	return out
+}
+
+// DeepCopyInto copies in into out; the two share no memory. in must not be nil.
+func (in *SuccessPolicyRule) DeepCopyInto(out *SuccessPolicyRule) {
+	*out = *in
+	if in.SucceededIndexes != nil {
+		out.SucceededIndexes = new(string)
+		*out.SucceededIndexes = *in.SucceededIndexes
+	}
+	if in.SucceededCount != nil {
+		out.SucceededCount = new(int32)
+		*out.SucceededCount = *in.SucceededCount
+	}
+}
+
+// DeepCopy returns a copy of in that shares no memory with it, or nil for nil.
+func (in *SuccessPolicyRule) DeepCopy() *SuccessPolicyRule {
+	if in == nil {
+		return nil
+	}
+	out := new(SuccessPolicyRule)
+	in.DeepCopyInto(out)
+	return out
+}
+
+// DeepCopyInto copies in into out; the two share no memory. in must not be nil.
 func (in *Sysctl) DeepCopyInto(out *Sysctl) {
 	*out = *in
 }
@@ -4470,6 +5029,21 @@ func (in *Toleration) DeepCopy() *Toleration {
 		return nil
 	}
 	out := new(Toleration)
+	in.DeepCopyInto(out)
+	return out
+}
+
+// DeepCopyInto copies in into out; the two share no memory. in must not be nil.
+func (in *TopologyConstraint) DeepCopyInto(out *TopologyConstraint) {
+	*out = *in
+}
+
+// DeepCopy returns a copy of in that shares no memory with it, or nil for nil.
+func (in *TopologyConstraint) DeepCopy() *TopologyConstraint {
+	if in == nil {
+		return nil
+	}
+	out := new(TopologyConstraint)
 	in.DeepCopyInto(out)
 	return out
 }
@@ -4563,6 +5137,31 @@ func (in *TypedObjectReference) DeepCopy() *TypedObjectReference {
 		return nil
 	}
 	out := new(TypedObjectReference)
+	in.DeepCopyInto(out)
+	return out
+}
+
+// DeepCopyInto copies in into out; the two share no memory. in must not be nil.
+func (in *UncountedTerminatedPods) DeepCopyInto(out *UncountedTerminatedPods) {
+	*out = *in
+	if in.Succeeded != nil {
+		in, out := &in.Succeeded, &out.Succeeded
+		*out = make([]string, len(*in))
+		copy(*out, *in)
+	}
+	if in.Failed != nil {
+		in, out := &in.Failed, &out.Failed
+		*out = make([]string, len(*in))
+		copy(*out, *in)
+	}
+}
+
+// DeepCopy returns a copy of in that shares no memory with it, or nil for nil.
+func (in *UncountedTerminatedPods) DeepCopy() *UncountedTerminatedPods {
+	if in == nil {
+		return nil
+	}
+	out := new(UncountedTerminatedPods)
 	in.DeepCopyInto(out)
 	return out
 }
@@ -4962,6 +5561,159 @@ func (in *WindowsSecurityContextOptions) DeepCopy() *WindowsSecurityContextOptio
 		return nil
 	}
 	out := new(WindowsSecurityContextOptions)
+	in.DeepCopyInto(out)
+	return out
+}
+
+// DeepCopyInto copies in into out; the two share no memory. in must not be nil.
+func (in *WorkloadPodGroupAllDisruptionMode) DeepCopyInto(out *WorkloadPodGroupAllDisruptionMode) {
+	*out = *in
+}
+
+// DeepCopy returns a copy of in that shares no memory with it, or nil for nil.
+func (in *WorkloadPodGroupAllDisruptionMode) DeepCopy() *WorkloadPodGroupAllDisruptionMode {
+	if in == nil {
+		return nil
+	}
+	out := new(WorkloadPodGroupAllDisruptionMode)
+	in.DeepCopyInto(out)
+	return out
+}
+
+// DeepCopyInto copies in into out; the two share no memory. in must not be nil.
+func (in *WorkloadPodGroupBasicSchedulingPolicy) DeepCopyInto(out *WorkloadPodGroupBasicSchedulingPolicy) {
+	*out = *in
+}
+
+// DeepCopy returns a copy of in that shares no memory with it, or nil for nil.
+func (in *WorkloadPodGroupBasicSchedulingPolicy) DeepCopy() *WorkloadPodGroupBasicSchedulingPolicy {
+	if in == nil {
+		return nil
+	}
+	out := new(WorkloadPodGroupBasicSchedulingPolicy)
+	in.DeepCopyInto(out)
+	return out
+}
+
+// DeepCopyInto copies in into out; the two share no memory. in must not be nil.
+func (in *WorkloadPodGroupDisruptionMode) DeepCopyInto(out *WorkloadPodGroupDisruptionMode) {
+	*out = *in
+	if in.Single != nil {
+		out.Single = new(WorkloadPodGroupSingleDisruptionMode)
+		*out.Single = *in.Single
+	}
+	if in.All != nil {
+		out.All = new(WorkloadPodGroupAllDisruptionMode)
+		*out.All = *in.All
+	}
+}
+
+// DeepCopy returns a copy of in that shares no memory with it, or nil for nil.
+func (in *WorkloadPodGroupDisruptionMode) DeepCopy() *WorkloadPodGroupDisruptionMode {
+	if in == nil {
+		return nil
+	}
+	out := new(WorkloadPodGroupDisruptionMode)
+	in.DeepCopyInto(out)
+	return out
+}
+
+// DeepCopyInto copies in into out; the two share no memory. in must not be nil.
+func (in *WorkloadPodGroupGangSchedulingPolicy) DeepCopyInto(out *WorkloadPodGroupGangSchedulingPolicy) {
+	*out = *in
+	if in.MinCount != nil {
+		out.MinCount = new(int32)
+		*out.MinCount = *in.MinCount
+	}
+}
+
+// DeepCopy returns a copy of in that shares no memory with it, or nil for nil.
+func (in *WorkloadPodGroupGangSchedulingPolicy) DeepCopy() *WorkloadPodGroupGangSchedulingPolicy {
+	if in == nil {
+		return nil
+	}
+	out := new(WorkloadPodGroupGangSchedulingPolicy)
+	in.DeepCopyInto(out)
+	return out
+}
+
+// DeepCopyInto copies in into out; the two share no memory. in must not be nil.
+func (in *WorkloadPodGroupResourceClaim) DeepCopyInto(out *WorkloadPodGroupResourceClaim) {
+	*out = *in
+	if in.ResourceClaimName != nil {
+		out.ResourceClaimName = new(string)
+		*out.ResourceClaimName = *in.ResourceClaimName
+	}
+	if in.ResourceClaimTemplateName != nil {
+		out.ResourceClaimTemplateName = new(string)
+		*out.ResourceClaimTemplateName = *in.ResourceClaimTemplateName
+	}
+}
+
+// DeepCopy returns a copy of in that shares no memory with it, or nil for nil.
+func (in *WorkloadPodGroupResourceClaim) DeepCopy() *WorkloadPodGroupResourceClaim {
+	if in == nil {
+		return nil
+	}
+	out := new(WorkloadPodGroupResourceClaim)
+	in.DeepCopyInto(out)
+	return out
+}
+
+// DeepCopyInto copies in into out; the two share no memory. in must not be nil.
+func (in *WorkloadPodGroupSchedulingConstraints) DeepCopyInto(out *WorkloadPodGroupSchedulingConstraints) {
+	*out = *in
+	if in.Topology != nil {
+		in, out := &in.Topology, &out.Topology
+		*out = make([]TopologyConstraint, len(*in))
+		copy(*out, *in)
+	}
+}
+
+// DeepCopy returns a copy of in that shares no memory with it, or nil for nil.
+func (in *WorkloadPodGroupSchedulingConstraints) DeepCopy() *WorkloadPodGroupSchedulingConstraints {
+	if in == nil {
+		return nil
+	}
+	out := new(WorkloadPodGroupSchedulingConstraints)
+	in.DeepCopyInto(out)
+	return out
+}
+
+// DeepCopyInto copies in into out; the two share no memory. in must not be nil.
+func (in *WorkloadPodGroupSchedulingPolicy) DeepCopyInto(out *WorkloadPodGroupSchedulingPolicy) {
+	*out = *in
+	if in.Basic != nil {
+		out.Basic = new(WorkloadPodGroupBasicSchedulingPolicy)
+		*out.Basic = *in.Basic
+	}
+	if in.Gang != nil {
+		out.Gang = new(WorkloadPodGroupGangSchedulingPolicy)
+		in.Gang.DeepCopyInto(out.Gang)
+	}
+}
+
+// DeepCopy returns a copy of in that shares no memory with it, or nil for nil.
+func (in *WorkloadPodGroupSchedulingPolicy) DeepCopy() *WorkloadPodGroupSchedulingPolicy {
+	if in == nil {
+		return nil
+	}
+	out := new(WorkloadPodGroupSchedulingPolicy)
+	in.DeepCopyInto(out)
+	return out
+}
+
+// DeepCopyInto copies in into out; the two share no memory. in must not be nil.
+func (in *WorkloadPodGroupSingleDisruptionMode) DeepCopyInto(out *WorkloadPodGroupSingleDisruptionMode) {
+	*out = *in
+}
+
+// DeepCopy returns a copy of in that shares no memory with it, or nil for nil.
+func (in *WorkloadPodGroupSingleDisruptionMode) DeepCopy() *WorkloadPodGroupSingleDisruptionMode {
+	if in == nil {
+		return nil
+	}
+	out := new(WorkloadPodGroupSingleDisruptionMode)
 	in.DeepCopyInto(out)
 	return out
 }
