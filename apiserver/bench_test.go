@@ -23,24 +23,51 @@ import (
 // BenchmarkCreateConfigMaps creates ConfigMaps at concurrency 64 through the
 // apiserver over HTTP (kubeloop) and as raw etcd create transactions on the
 // same etcd (etcd), and reports the rate and the p50/p99 latency of create,
-// get and list. The target is kubeloop ≥ 0.6× etcd.
+// get and list. The apiserver is driven once with JSON bodies and answers
+// (kubectl's and dynamic clients' way) and once with protobuf (client-go's
+// typed clients' default); each has its own etcd reference run beside it.
+// The target is kubeloop ≥ 0.6× etcd for both.
 func BenchmarkCreateConfigMaps(b *testing.B) {
 	const concurrency = 64
-	b.Run(fmt.Sprintf("c=%d/kubeloop", concurrency), func(b *testing.B) {
-		benchKubeloop(b, concurrency)
-	})
-	b.Run(fmt.Sprintf("c=%d/etcd", concurrency), func(b *testing.B) {
-		benchEtcd(b, concurrency)
-	})
+	for _, w := range []wire{jsonWire, protobufWire} {
+		b.Run(fmt.Sprintf("%s/c=%d/kubeloop", w.name, concurrency), func(b *testing.B) {
+			benchKubeloop(b, concurrency, w)
+		})
+		b.Run(fmt.Sprintf("%s/c=%d/etcd", w.name, concurrency), func(b *testing.B) {
+			benchEtcd(b, concurrency)
+		})
+	}
 }
+
+// wire is how the benchmark's client writes bodies and asks for answers.
+type wire struct {
+	name, contentType, accept string
+	encode                    func(cm *api.ConfigMap) ([]byte, error)
+}
+
+var (
+	jsonWire = wire{name: "json", contentType: "application/json", accept: "application/json",
+		encode: func(cm *api.ConfigMap) ([]byte, error) { return json.Marshal(cm) }}
+	protobufWire = wire{name: "protobuf", contentType: "application/vnd.kubernetes.protobuf",
+		accept: "application/vnd.kubernetes.protobuf,application/json",
+		encode: func(cm *api.ConfigMap) ([]byte, error) { return api.EncodeProtobuf(cm) }}
+)
 
 var benchSeq atomic.Int64
 
-func benchKubeloop(b *testing.B, concurrency int) {
+func benchKubeloop(b *testing.B, concurrency int, w wire) {
 	client := &http.Client{Transport: &http.Transport{MaxIdleConns: 256, MaxIdleConnsPerHost: 256}}
 	ns := fmt.Sprintf("bench-%d", benchSeq.Add(1))
-	post := func(path, body string) (int, error) {
-		resp, err := client.Post(srv.URL+path, "application/json", bytes.NewBufferString(body))
+	do := func(method, path, contentType string, body []byte) (int, error) {
+		req, err := http.NewRequest(method, srv.URL+path, bytes.NewReader(body))
+		if err != nil {
+			return 0, err
+		}
+		if body != nil {
+			req.Header.Set("Content-Type", contentType)
+		}
+		req.Header.Set("Accept", w.accept)
+		resp, err := client.Do(req)
 		if err != nil {
 			return 0, err
 		}
@@ -48,25 +75,25 @@ func benchKubeloop(b *testing.B, concurrency int) {
 		resp.Body.Close()
 		return resp.StatusCode, nil
 	}
-	if code, err := post("/api/v1/namespaces", `{"metadata":{"name":"`+ns+`"}}`); err != nil || code != http.StatusCreated {
+	if code, err := do("POST", "/api/v1/namespaces", "application/json", []byte(`{"metadata":{"name":"`+ns+`"}}`)); err != nil || code != http.StatusCreated {
 		b.Fatalf("create namespace: %d %v", code, err)
 	}
 	path := "/api/v1/namespaces/" + ns + "/configmaps"
 	getter := func(url string) error {
-		resp, err := client.Get(srv.URL + url)
-		if err != nil {
-			return err
+		code, err := do("GET", url, "", nil)
+		if err == nil && code != http.StatusOK {
+			err = fmt.Errorf("GET %s: %d", url, code)
 		}
-		_, _ = io.Copy(io.Discard, resp.Body)
-		resp.Body.Close()
-		if resp.StatusCode != http.StatusOK {
-			return fmt.Errorf("GET %s: %d", url, resp.StatusCode)
-		}
-		return nil
+		return err
 	}
 	runBench(b, concurrency,
 		func(i int) error {
-			code, err := post(path, cmJSON(fmt.Sprintf("cm-%d", i), map[string]string{"k": "v"}))
+			body, err := w.encode(&api.ConfigMap{TypeMeta: api.TypeMeta{APIVersion: "v1", Kind: "ConfigMap"},
+				ObjectMeta: api.ObjectMeta{Name: fmt.Sprintf("cm-%d", i)}, Data: map[string]string{"k": "v"}})
+			if err != nil {
+				return err
+			}
+			code, err := do("POST", path, w.contentType, body)
 			if err == nil && code != http.StatusCreated {
 				err = fmt.Errorf("create: %d", code)
 			}
