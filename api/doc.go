@@ -73,3 +73,4 @@
 package api
 
 //go:generate go run ../cmd/deepcopy-gen
+//go:generate go run ../cmd/openapi-gen
