@@ -1,0 +1,65 @@
+package spec
+
+import (
+	"reflect"
+	"strings"
+)
+
+// definitionName is the name Kubernetes gives the definition of a Go type
+// of package api: its Go package path, reversed and dotted, plus the type
+// name ("io.k8s.api.core.v1.Pod", "io.k8s.apimachinery.pkg.apis.meta.v1.ObjectMeta").
+// kubeloop keeps all its types in one package, so the Kubernetes package
+// of each is looked up by name (k8s.io/api's zz_generated.model_name.go,
+// OpenAPIModelName, is the source of these facts); a list is named after
+// its items' type ("io.k8s.api.core.v1.PodList").
+func definitionName(t reflect.Type) string {
+	name := goName(t)
+	return modelPackage(name) + "." + name
+}
+
+// goName is the Go type name by which package api documents t: the type's
+// own name, or for an instance of the generic List its alias ("PodList").
+func goName(t reflect.Type) string {
+	if items, ok := listItems(t); ok {
+		return items.Name() + "List"
+	}
+	return t.Name()
+}
+
+// listItems reports whether t is an instance of api.List, and its items'
+// type. reflect names an instance "List[kubeloop/api.Pod,*kubeloop/api.Pod]".
+func listItems(t reflect.Type) (reflect.Type, bool) {
+	if t.Kind() != reflect.Struct || !strings.HasPrefix(t.Name(), "List[") {
+		return nil, false
+	}
+	f, ok := t.FieldByName("Items")
+	if !ok || f.Type.Kind() != reflect.Slice {
+		return nil, false
+	}
+	return f.Type.Elem(), true
+}
+
+// modelPackage is the Kubernetes package a type of package api mirrors, in
+// definition-name form. Everything not listed is core/v1.
+func modelPackage(goName string) string {
+	switch strings.TrimSuffix(goName, "List") {
+	case "ObjectMeta", "ListMeta", "TypeMeta", "OwnerReference", "ManagedFieldsEntry", "FieldsV1",
+		"Time", "MicroTime", "LabelSelector", "LabelSelectorRequirement", "ShardInfo",
+		"Status", "StatusDetails", "StatusCause", "DeleteOptions", "Preconditions",
+		"WatchEvent", "Patch", "Condition":
+		return "io.k8s.apimachinery.pkg.apis.meta.v1"
+	case "ReplicaSet", "ReplicaSetSpec", "ReplicaSetStatus", "ReplicaSetCondition":
+		return "io.k8s.api.apps.v1"
+	case "Lease", "LeaseSpec":
+		return "io.k8s.api.coordination.v1"
+	case "Scale", "ScaleSpec", "ScaleStatus":
+		return "io.k8s.api.autoscaling.v1"
+	case "Quantity":
+		return "io.k8s.apimachinery.pkg.api.resource"
+	case "IntOrString":
+		return "io.k8s.apimachinery.pkg.util.intstr"
+	case "RawExtension":
+		return "io.k8s.apimachinery.pkg.runtime"
+	}
+	return "io.k8s.api.core.v1"
+}
