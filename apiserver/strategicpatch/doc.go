@@ -26,11 +26,17 @@
 // (StrategicMergePatch, mergeMap, mergeSlice, mergePatchIntoOriginal,
 // normalizeElementOrder, mergeSortedSlice, applyRetainKeysDirective); the
 // merge keys come from the patchMergeKey/patchStrategy struct tags in
-// staging/src/k8s.io/api/core/v1/types.go and friends.
+// staging/src/k8s.io/api/core/v1/types.go and friends, read by reflection
+// (meta.go, PatchMetaFromStruct).
 //
-// What we simplify: the schema is a small hand-written table of the list
-// fields of the kinds kubeloop serves (schema.go) rather than being read
-// from Go struct tags or OpenAPI; only the server side (applying a patch)
-// is implemented, not the client side (computing one); lists of lists are
-// replaced.
+// The schema (schema.go) is read the same way, from the patchStrategy and
+// patchMergeKey struct tags of the api types, once per kind. Those tags are
+// also where the OpenAPI schemas' x-kubernetes-patch-strategy and
+// x-kubernetes-patch-merge-key come from (apiserver/openapi/spec), so the
+// patches kubectl computes from OpenAPI and the merge applied here follow
+// one table.
+//
+// What we simplify: only the server side (applying a patch) is implemented,
+// not the client side (computing one); lists of lists are replaced; a map
+// of objects merges key by key but knows nothing of its values' lists.
 package strategicpatch

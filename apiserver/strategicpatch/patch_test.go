@@ -1,9 +1,12 @@
 package strategicpatch
 
 import (
+	"reflect"
 	"testing"
 
 	"github.com/stretchr/testify/require"
+
+	"kubeloop/api"
 )
 
 // The expected results follow Kubernetes' strategicpatch behaviour for the
@@ -101,7 +104,7 @@ func TestApplyPodPatches(t *testing.T) {
 	}
 	for _, tc := range cases {
 		t.Run(tc.name, func(t *testing.T) {
-			out, err := Apply([]byte(pod), []byte(tc.patch), PodSchema())
+			out, err := Apply([]byte(pod), []byte(tc.patch), ForKind("", "Pod"))
 			require.NoError(t, err)
 			require.JSONEq(t, tc.want, string(out))
 		})
@@ -123,7 +126,7 @@ func TestApplyUnknownListsAreReplaced(t *testing.T) {
 }
 
 func TestApplyNewListDropsDirectives(t *testing.T) {
-	out, err := Apply([]byte(`{"spec":{}}`), []byte(`{"spec":{"containers":[{"name":"a"},{"$patch":"delete","name":"b"}]}}`), PodSchema())
+	out, err := Apply([]byte(`{"spec":{}}`), []byte(`{"spec":{"containers":[{"name":"a"},{"$patch":"delete","name":"b"}]}}`), ForKind("", "Pod"))
 	require.NoError(t, err)
 	require.JSONEq(t, `{"spec":{"containers":[{"name":"a"}]}}`, string(out))
 }
@@ -137,8 +140,86 @@ func TestApplyRejectsBadPatches(t *testing.T) {
 		"delete without merge key": `{"spec":{"containers":[{"$patch":"delete"}]}}`,
 	} {
 		t.Run(name, func(t *testing.T) {
-			_, err := Apply([]byte(`{"spec":{"containers":[{"name":"a"}]}}`), []byte(patch), PodSchema())
+			_, err := Apply([]byte(`{"spec":{"containers":[{"name":"a"}]}}`), []byte(patch), ForKind("", "Pod"))
 			require.ErrorIs(t, err, ErrBadPatch)
 		})
 	}
+}
+
+// The merge keys come from the api types' struct tags, so every list
+// Kubernetes merges is merged, including the ones kubeloop's old hand-written
+// table never listed (pod status resourceClaimStatuses, an ephemeral
+// container's env through the inline EphemeralContainerCommon).
+func TestApplyMergesEveryListTheStructTagsMerge(t *testing.T) {
+	cases := []struct {
+		name, original, patch, want string
+	}{
+		{
+			name:     "volumes by name",
+			original: `{"spec":{"volumes":[{"name":"a","emptyDir":{}},{"name":"b","emptyDir":{}}]}}`,
+			patch:    `{"spec":{"volumes":[{"name":"b","configMap":{"name":"cm"}}]}}`,
+			want:     `{"spec":{"volumes":[{"name":"a","emptyDir":{}},{"name":"b","emptyDir":{},"configMap":{"name":"cm"}}]}}`,
+		},
+		{
+			name:     "imagePullSecrets by name",
+			original: `{"spec":{"imagePullSecrets":[{"name":"one"}]}}`,
+			patch:    `{"spec":{"imagePullSecrets":[{"name":"two"}]}}`,
+			want:     `{"spec":{"imagePullSecrets":[{"name":"two"},{"name":"one"}]}}`,
+		},
+		{
+			name:     "hostAliases by ip",
+			original: `{"spec":{"hostAliases":[{"ip":"10.0.0.1","hostnames":["a"]},{"ip":"10.0.0.2","hostnames":["b"]}]}}`,
+			patch:    `{"spec":{"hostAliases":[{"ip":"10.0.0.2","hostnames":["c"]}]}}`,
+			want:     `{"spec":{"hostAliases":[{"ip":"10.0.0.1","hostnames":["a"]},{"ip":"10.0.0.2","hostnames":["c"]}]}}`,
+		},
+		{
+			name:     "status resourceClaimStatuses by name (unknown to the old table)",
+			original: `{"status":{"resourceClaimStatuses":[{"name":"gpu","resourceClaimName":"gpu-1"},{"name":"nic"}]}}`,
+			patch:    `{"status":{"resourceClaimStatuses":[{"name":"nic","resourceClaimName":"nic-1"}]}}`,
+			want:     `{"status":{"resourceClaimStatuses":[{"name":"gpu","resourceClaimName":"gpu-1"},{"name":"nic","resourceClaimName":"nic-1"}]}}`,
+		},
+		{
+			name:     "an ephemeral container's env by name, through the inline common fields",
+			original: `{"spec":{"ephemeralContainers":[{"name":"debug","env":[{"name":"A","value":"1"}]}]}}`,
+			patch:    `{"spec":{"ephemeralContainers":[{"name":"debug","env":[{"name":"B","value":"2"}]}]}}`,
+			want:     `{"spec":{"ephemeralContainers":[{"name":"debug","env":[{"name":"B","value":"2"},{"name":"A","value":"1"}]}]}}`,
+		},
+		{
+			name:     "containerStatuses are atomic, as in Kubernetes",
+			original: `{"status":{"containerStatuses":[{"name":"a","ready":true},{"name":"b","ready":true}]}}`,
+			patch:    `{"status":{"containerStatuses":[{"name":"b","ready":false}]}}`,
+			want:     `{"status":{"containerStatuses":[{"name":"b","ready":false}]}}`,
+		},
+	}
+	for _, tc := range cases {
+		t.Run(tc.name, func(t *testing.T) {
+			out, err := Apply([]byte(tc.original), []byte(tc.patch), ForKind("", "Pod"))
+			require.NoError(t, err)
+			require.JSONEq(t, tc.want, string(out))
+		})
+	}
+}
+
+func TestForTypeReadsTheStructTags(t *testing.T) {
+	s := ForType(reflect.TypeFor[api.Node]())
+	addresses := s.sub("status").field("addresses")
+	require.NotNil(t, addresses)
+	require.True(t, addresses.Merge)
+	require.Equal(t, "type", addresses.MergeKey)
+	cidrs := s.sub("spec").field("podCIDRs")
+	require.True(t, cidrs.Merge, "a merged list of scalars")
+	require.Empty(t, cidrs.MergeKey)
+	require.False(t, s.sub("spec").field("taints").Merge, "taints have no strategy: replaced")
+	require.Nil(t, s.sub("metadata").field("creationTimestamp"), "Time marshals itself: not an object")
+	require.Nil(t, s.field("kind"), "inline TypeMeta holds only scalars")
+
+	pod := ForType(reflect.TypeFor[api.Pod]())
+	require.Same(t, pod.sub("spec").field("containers").Schema, pod.sub("spec").field("initContainers").Schema,
+		"one Schema per Go type")
+}
+
+func TestForKindOfAnUnknownKindMergesOnlyMetadata(t *testing.T) {
+	s := ForKind("example.com", "Widget")
+	require.Equal(t, "uid", s.sub("metadata").field("ownerReferences").MergeKey)
+	require.Len(t, s.Fields, 1)
 }

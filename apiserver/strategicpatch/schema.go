@@ -1,5 +1,14 @@
 package strategicpatch
 
+import (
+	"encoding/json"
+	"reflect"
+	"strings"
+	"sync"
+
+	"kubeloop/api"
+)
+
 // Schema is what the patcher needs to know about one JSON object: for each
 // field that is a list or an object, how to merge it. Fields it does not
 // list are merged the JSON merge patch way (objects recursively, lists and
@@ -36,125 +45,105 @@ func (s *Schema) sub(name string) *Schema {
 	return nil
 }
 
-func object(fields map[string]*Field) *Schema { return &Schema{Fields: fields} }
-
-func nested(s *Schema) *Field { return &Field{Schema: s} }
-
-func mergeBy(key string, elem *Schema) *Field {
-	return &Field{Merge: true, MergeKey: key, Schema: elem}
+// ForType builds the schema of a Go struct type (or a pointer to one) from
+// its struct tags: json names the field, patchStrategy:"merge" makes a list
+// merge, patchMergeKey names the key its elements are matched by. These
+// are the tags the OpenAPI schemas' x-kubernetes-patch-* extensions come
+// from (apiserver/openapi/spec), so kubectl, which computes patches from
+// those, and this package, which applies them, read one table. The result
+// is not cached: build it once per type and keep it (ForKind does).
+// Kubernetes: staging/src/k8s.io/apimachinery/pkg/util/strategicpatch/
+// meta.go (NewPatchMetaFromStruct, PatchMetaFromStruct.LookupPatchMetadataForSlice).
+func ForType(t reflect.Type) *Schema {
+	return (&schemaBuilder{seen: map[reflect.Type]*Schema{}}).object(t)
 }
 
-func mergeScalars() *Field { return &Field{Merge: true} }
-
-// The tables below follow the patch tags of k8s.io/api v0.37.2
-// (core/v1/types.go, apps/v1/types.go, meta/v1/types.go). Lists Kubernetes
-// marks atomic or gives no strategy (tolerations, node taints,
-// containerStatuses, nodeSelectorTerms) are absent and so replaced.
-
-func objectMetaSchema() *Schema {
-	return object(map[string]*Field{
-		"finalizers":      mergeScalars(),
-		"ownerReferences": mergeBy("uid", nil),
-	})
-}
-
-func containerSchema() *Schema {
-	return object(map[string]*Field{
-		"ports":         mergeBy("containerPort", nil),
-		"env":           mergeBy("name", nil),
-		"volumeMounts":  mergeBy("mountPath", nil),
-		"volumeDevices": mergeBy("devicePath", nil),
-	})
-}
-
-func podSpecSchema() *Schema {
-	c := containerSchema()
-	return object(map[string]*Field{
-		"containers":                mergeBy("name", c),
-		"initContainers":            mergeBy("name", c),
-		"ephemeralContainers":       mergeBy("name", c),
-		"volumes":                   mergeBy("name", nil),
-		"imagePullSecrets":          mergeBy("name", nil),
-		"hostAliases":               mergeBy("ip", nil),
-		"topologySpreadConstraints": mergeBy("topologyKey", nil),
-		"schedulingGates":           mergeBy("name", nil),
-		"resourceClaims":            mergeBy("name", nil),
-	})
-}
-
-func podStatusSchema() *Schema {
-	return object(map[string]*Field{
-		"conditions": mergeBy("type", nil),
-		"podIPs":     mergeBy("ip", nil),
-		"hostIPs":    mergeBy("ip", nil),
-	})
-}
-
-func conditionsStatus() *Schema {
-	return object(map[string]*Field{"conditions": mergeBy("type", nil)})
-}
-
-// PodSchema is the schema of a core/v1 Pod.
-func PodSchema() *Schema {
-	return object(map[string]*Field{
-		"metadata": nested(objectMetaSchema()),
-		"spec":     nested(podSpecSchema()),
-		"status":   nested(podStatusSchema()),
-	})
-}
-
-// ReplicaSetSchema is the schema of an apps/v1 ReplicaSet: its pod template
-// merges like a pod.
-func ReplicaSetSchema() *Schema {
-	template := object(map[string]*Field{
-		"metadata": nested(objectMetaSchema()),
-		"spec":     nested(podSpecSchema()),
-	})
-	return object(map[string]*Field{
-		"metadata": nested(objectMetaSchema()),
-		"spec":     nested(object(map[string]*Field{"template": nested(template)})),
-		"status":   nested(conditionsStatus()),
-	})
-}
-
-// NodeSchema is the schema of a core/v1 Node.
-func NodeSchema() *Schema {
-	return object(map[string]*Field{
-		"metadata": nested(objectMetaSchema()),
-		"spec":     nested(object(map[string]*Field{"podCIDRs": mergeScalars()})),
-		"status": nested(object(map[string]*Field{
-			"conditions": mergeBy("type", nil),
-			"addresses":  mergeBy("type", nil),
-		})),
-	})
-}
-
-// NamespaceSchema is the schema of a core/v1 Namespace.
-func NamespaceSchema() *Schema {
-	return object(map[string]*Field{
-		"metadata": nested(objectMetaSchema()),
-		"status":   nested(conditionsStatus()),
-	})
-}
-
-// MetadataOnlySchema fits kinds whose only merge lists are in metadata
-// (ConfigMap, Event, Lease).
-func MetadataOnlySchema() *Schema {
-	return object(map[string]*Field{"metadata": nested(objectMetaSchema())})
-}
-
-// ForKind returns the schema of a kind kubeloop serves, or the metadata-only
-// schema for any other.
+// ForKind returns the schema of a kind of api.Builtin(), built from its Go
+// type the first time any is asked for; any other kind gets the schema of
+// its metadata alone (finalizers and ownerReferences merge, the rest is a
+// JSON merge patch).
 func ForKind(group, kind string) *Schema {
-	switch group + "/" + kind {
-	case "/Pod":
-		return PodSchema()
-	case "apps/ReplicaSet":
-		return ReplicaSetSchema()
-	case "/Node":
-		return NodeSchema()
-	case "/Namespace":
-		return NamespaceSchema()
+	if s, ok := builtinSchemas()[group+"/"+kind]; ok {
+		return s
 	}
-	return MetadataOnlySchema()
+	return &Schema{Fields: map[string]*Field{
+		"metadata": {Schema: ForType(reflect.TypeFor[api.ObjectMeta]())},
+	}}
+}
+
+// builtinSchemas holds the schema of every built-in kind by "group/Kind";
+// it is never written after it is built.
+var builtinSchemas = sync.OnceValue(func() map[string]*Schema {
+	out := map[string]*Schema{}
+	for _, info := range api.Builtin().All() {
+		out[info.Group+"/"+info.Kind] = ForType(reflect.TypeOf(info.New()))
+	}
+	return out
+})
+
+// schemaBuilder walks Go types; seen gives each struct type one Schema, so
+// a type met twice (Container in containers and initContainers) is built
+// once and a type that contains itself ends the walk.
+type schemaBuilder struct {
+	seen map[reflect.Type]*Schema
+}
+
+var jsonMarshaler = reflect.TypeFor[json.Marshaler]()
+
+// object is the schema of a struct type; nil for anything that is not an
+// object on the wire (scalars, and structs that marshal themselves, such as
+// Time and IntOrString).
+func (b *schemaBuilder) object(t reflect.Type) *Schema {
+	for t.Kind() == reflect.Pointer {
+		t = t.Elem()
+	}
+	if t.Kind() != reflect.Struct || reflect.PointerTo(t).Implements(jsonMarshaler) {
+		return nil
+	}
+	if s, ok := b.seen[t]; ok {
+		return s
+	}
+	s := &Schema{Fields: map[string]*Field{}}
+	b.seen[t] = s
+	b.addFields(s, t)
+	return s
+}
+
+// addFields records every field of t that is an object or a list; an
+// inline embedded struct (TypeMeta) adds its own fields.
+func (b *schemaBuilder) addFields(s *Schema, t reflect.Type) {
+	for i := range t.NumField() {
+		sf := t.Field(i)
+		tag, _ := sf.Tag.Lookup("json")
+		name, _, _ := strings.Cut(tag, ",")
+		if tag == "-" || (!sf.IsExported() && !sf.Anonymous) {
+			continue
+		}
+		ft := sf.Type
+		for ft.Kind() == reflect.Pointer {
+			ft = ft.Elem()
+		}
+		if sf.Anonymous && name == "" {
+			if ft.Kind() == reflect.Struct {
+				b.addFields(s, ft)
+			}
+			continue
+		}
+		if name == "" {
+			name = sf.Name
+		}
+		f := &Field{MergeKey: sf.Tag.Get("patchMergeKey")}
+		for _, strategy := range strings.Split(sf.Tag.Get("patchStrategy"), ",") {
+			f.Merge = f.Merge || strategy == "merge"
+		}
+		switch ft.Kind() {
+		case reflect.Slice, reflect.Array:
+			f.Schema = b.object(ft.Elem())
+		case reflect.Struct:
+			f.Schema = b.object(ft)
+		}
+		if f.Merge || f.Schema != nil {
+			s.Fields[name] = f
+		}
+	}
 }
