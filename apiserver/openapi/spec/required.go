@@ -13,7 +13,6 @@ func isRequired(typeName, property string, opts jsonOptions) bool {
 	switch key {
 	// +required although omitempty.
 	case "ReplicaSet.spec",
-		"ManagedFieldsEntry.operation",
 		"PodCertificateProjection.signerName", "PodCertificateProjection.keyType",
 		"ImageVolumeStatus.imageRef",
 		"ContainerRestartRule.action", "ContainerRestartRuleOnExitCodes.operator":
