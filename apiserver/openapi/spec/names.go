@@ -13,8 +13,7 @@ import (
 // OpenAPIModelName, is the source of these facts); a list is named after
 // its items' type ("io.k8s.api.core.v1.PodList").
 func definitionName(t reflect.Type) string {
-	name := goName(t)
-	return modelPackage(name) + "." + name
+	return DefinitionName(goName(t))
 }
 
 // goName is the Go type name by which package api documents t: the type's
@@ -62,4 +61,10 @@ func modelPackage(goName string) string {
 		return "io.k8s.apimachinery.pkg.runtime"
 	}
 	return "io.k8s.api.core.v1"
+}
+
+// DefinitionName is the definition name of the Go type of package api
+// called goName: DefinitionName("Scale") is "io.k8s.api.autoscaling.v1.Scale".
+func DefinitionName(goName string) string {
+	return modelPackage(goName) + "." + goName
 }
