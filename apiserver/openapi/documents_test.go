@@ -162,3 +162,42 @@ func TestTheV2DocumentIsAlsoEncodedAsProtobuf(t *testing.T) {
 	require.NotEmpty(t, d.v2Protobuf)
 	assert.Less(t, len(d.v2Protobuf), len(d.v2JSON), "protobuf is the compact form")
 }
+
+// undocumentedPodFields are the only properties reachable from Pod that may
+// go without a description, as "definition.property".
+var undocumentedPodFields = map[string]bool{}
+
+// TestEveryFieldOfPodIsDescribed walks the Pod schema of the api/v1
+// document through every reference and requires a description on every
+// definition and every property: what `kubectl explain` shows comes from
+// the api types' comments, and none may be missing.
+func TestEveryFieldOfPodIsDescribed(t *testing.T) {
+	if api.Description("PodSpec", "Containers") == "" {
+		t.Skip("the api types' field comments have not landed yet")
+	}
+	d := builtinDocuments(t)
+	schemas := object(t, decode(t, d.v3["api/v1"]), "components", "schemas")
+	seen := map[string]bool{}
+	var visit func(name string)
+	visit = func(name string) {
+		if seen[name] {
+			return
+		}
+		seen[name] = true
+		s := object(t, schemas, name)
+		assert.NotEmpty(t, s["description"], "definition %s", name)
+		props, _ := s["properties"].(map[string]any)
+		for prop, p := range props {
+			if !undocumentedPodFields[name+"."+prop] {
+				assert.NotEmpty(t, p.(map[string]any)["description"], "%s.%s", name, prop)
+			}
+			found := map[string]bool{}
+			refs(p, found)
+			for ref := range found {
+				visit(strings.TrimPrefix(ref, "#/components/schemas/"))
+			}
+		}
+	}
+	visit("io.k8s.api.core.v1.Pod")
+	assert.Greater(t, len(seen), 100, "the walk reached the whole pod")
+}
