@@ -54,13 +54,16 @@
 // The compatibility pieces real clients need, off the reading path, each
 // its own package:
 //   - discovery: legacy and aggregated discovery (v2) under /api and /apis.
-//   - openapi: /openapi/v3, an index and one schema-less document per
-//     group-version whose PATCH operations declare fieldValidation, so
-//     kubectl leaves validation to the server.
+//   - openapi: /openapi/v2 and /openapi/v3 (an index and one document per
+//     group-version) with the schemas of every kind (openapi/spec, by
+//     reflection over the api types; descriptions from their comments), so
+//     `kubectl explain` works, and PATCH operations that declare
+//     fieldValidation, so kubectl leaves validation to the server.
 //   - printers: meta.k8s.io Table output with kubectl's columns for every
 //     kind, in get, list and watch.
 //   - strategicpatch: strategic merge patch, so client-side `kubectl
-//     apply` works.
+//     apply` works; its merge keys are the api types' struct tags, the same
+//     the OpenAPI schemas publish.
 //
 // Kubernetes counterparts (kubernetes v1.37.2):
 //   - staging/src/k8s.io/apiserver/pkg/server/config.go (New,

@@ -1,12 +1,9 @@
 package openapi
 
 import (
-	"crypto/sha512"
-	"encoding/hex"
 	"encoding/json"
 	"fmt"
 	"sort"
-	"strings"
 
 	"kubeloop/api"
 	"kubeloop/apiserver/openapi/spec"
@@ -75,8 +72,7 @@ func buildDocuments(reg *api.Registry, version string) (*documents, error) {
 			return nil, fmt.Errorf("openapi %s: %w", gv, err)
 		}
 		d.v3[gv] = doc
-		sum := sha512.Sum512(doc)
-		index[gv] = entry{ServerRelativeURL: "/openapi/v3/" + gv + "?hash=" + strings.ToUpper(hex.EncodeToString(sum[:]))}
+		index[gv] = entry{ServerRelativeURL: "/openapi/v3/" + gv + "?hash=" + contentHash(doc)}
 	}
 	if d.v3Index, err = json.Marshal(map[string]any{"paths": index}); err != nil {
 		return nil, err

@@ -1,141 +1,152 @@
 package openapi
 
 import (
+	"bytes"
 	"crypto/sha512"
 	"encoding/hex"
-	"encoding/json"
-	"fmt"
+	"mime"
 	"net/http"
-	"sort"
 	"strings"
+	"time"
 
 	"kubeloop/api"
 )
 
-// The patch media types the PATCH operations declare.
+// The media types /openapi/v2 answers in. client-go asks for the
+// deprecated name with "@" (discovery_client.go, openAPIV2mimePb), which
+// is not a valid Content-Type; the answer says the dotted name, as
+// kube-openapi's handler does.
 const (
-	mergePatchType = "application/merge-patch+json"
-	jsonPatchType  = "application/json-patch+json"
-	applyPatchType = "application/apply-patch+yaml"
+	v2ProtobufRequested = "application/com.github.proto-openapi.spec.v2@v1.0+protobuf"
+	v2Protobuf          = "application/com.github.proto-openapi.spec.v2.v1.0+protobuf"
 )
 
-// Handler serves the OpenAPI v3 the server publishes: an index and one
-// document per group-version. kubectl reads it for one thing only: whether
-// the PATCH operation of a kind declares the fieldValidation parameter. If
-// it does, `kubectl create/apply` leave validation to the server
-// (fieldValidation=Strict) instead of downloading /openapi/v2 schemas,
-// which kubeloop does not serve. Kubernetes:
-// staging/src/k8s.io/apiserver/pkg/endpoints/openapi and
-// staging/src/k8s.io/kube-openapi/pkg/handler3 (the index with hashes);
-// kubectl's reader is staging/src/k8s.io/cli-runtime/pkg/resource/
-// query_param_verifier_v3.go (supportsQueryParamV3).
-//
-// The documents carry no schemas. Their PATCH operations list JSON patch,
-// merge patch and apply patch but not strategic merge patch: a client that
-// sees strategic merge patch in OpenAPI v3 computes the patch from the v3
-// schemas, which are absent; without it kubectl computes strategic merge
-// patches from the Go types compiled into it, which is what we want.
+// Handler serves the OpenAPI documents: /openapi/v3 (ServeHTTP) and
+// /openapi/v2 (V2). What clients read in them:
+//   - kubectl create/apply look up the PATCH operation of a kind in
+//     /openapi/v3; since it declares the fieldValidation parameter, they
+//     send ?fieldValidation=Strict and let the server report unknown
+//     fields (cli-runtime's query_param_verifier_v3.go, supportsQueryParamV3);
+//   - kubectl explain finds the kind's path, its
+//     x-kubernetes-group-version-kind, and the schema carrying that GVK
+//     (kubectl/pkg/explain/v2/templates/plaintext.tmpl); --output
+//     plaintext-openapiv2 reads /openapi/v2 in protobuf instead;
+//   - kubectl apply computes strategic merge patches from the v3 schemas'
+//     x-kubernetes-patch-* extensions, because the PATCH operations list
+//     the strategic merge patch media type.
 type Handler struct {
-	index []byte
-	// docs by path without the leading slash: "api/v1", "apis/apps/v1".
-	docs map[string][]byte
+	docs *documents
+	// etags are the documents' content hashes, by the same keys as
+	// docs.v3, plus "v2".
+	etags map[string]string
+	built time.Time
 }
 
 // New builds the documents of reg's kinds once; version is the server's
 // gitVersion, shown as the documents' info.version.
 func New(reg *api.Registry, version string) (*Handler, error) {
-	byGV := map[string][]*api.ResourceInfo{}
-	for _, info := range reg.All() {
-		byGV[gvPath(info)] = append(byGV[gvPath(info)], info)
+	d, err := buildDocuments(reg, version)
+	if err != nil {
+		return nil, err
 	}
-	o := &Handler{docs: map[string][]byte{}}
-	type entry struct {
-		ServerRelativeURL string `json:"serverRelativeURL"`
+	h := &Handler{docs: d, etags: map[string]string{"v2": contentHash(d.v2JSON)}, built: time.Now()}
+	for gv, doc := range d.v3 {
+		h.etags[gv] = contentHash(doc)
 	}
-	index := map[string]map[string]entry{"paths": {}}
-	keys := make([]string, 0, len(byGV))
-	for k := range byGV {
-		keys = append(keys, k)
-	}
-	sort.Strings(keys)
-	for _, gv := range keys {
-		doc, err := json.Marshal(openAPIDocument(byGV[gv], version))
-		if err != nil {
-			return nil, fmt.Errorf("openapi %s: %w", gv, err)
-		}
-		o.docs[gv] = doc
-		sum := sha512.Sum512(doc)
-		// The hash lets clients cache a document until it changes.
-		index["paths"][gv] = entry{ServerRelativeURL: "/openapi/v3/" + gv + "?hash=" + strings.ToUpper(hex.EncodeToString(sum[:]))}
-	}
-	var err error
-	o.index, err = json.Marshal(index)
-	return o, err
+	return h, nil
 }
 
-func gvPath(info *api.ResourceInfo) string {
-	if info.Group == "" {
-		return "api/" + info.Version
-	}
-	return "apis/" + info.Group + "/" + info.Version
+// contentHash is the upper-case hex SHA-512 kube-openapi uses as a
+// document's ETag and in the /openapi/v3 index's ?hash=.
+func contentHash(b []byte) string {
+	sum := sha512.Sum512(b)
+	return strings.ToUpper(hex.EncodeToString(sum[:]))
 }
 
-// openAPIDocument is one group-version: for each kind, the object path with
-// get, put and patch operations tagged with the kind.
-func openAPIDocument(infos []*api.ResourceInfo, version string) map[string]any {
-	paths := map[string]any{}
-	for _, info := range infos {
-		gvk := map[string]string{"group": info.Group, "version": info.Version, "kind": info.Kind}
-		base := "/" + gvPath(info) + "/"
-		if info.Namespaced {
-			base += "namespaces/{namespace}/"
-		}
-		op := func(action, id string, params ...map[string]any) map[string]any {
-			return map[string]any{
-				"operationId":                     id + info.Kind,
-				"parameters":                      params,
-				"responses":                       map[string]any{"200": map[string]any{"description": "OK"}},
-				"x-kubernetes-action":             action,
-				"x-kubernetes-group-version-kind": gvk,
-			}
-		}
-		patch := op("patch", "patch",
-			queryParam("dryRun"), queryParam("fieldManager"), queryParam("fieldValidation"), queryParam("force"))
-		patch["requestBody"] = map[string]any{"content": map[string]any{
-			jsonPatchType:  map[string]any{"schema": map[string]any{"type": "object"}},
-			mergePatchType: map[string]any{"schema": map[string]any{"type": "object"}},
-			applyPatchType: map[string]any{"schema": map[string]any{"type": "object"}},
-		}}
-		paths[base+info.Resource+"/{name}"] = map[string]any{
-			"get":   op("get", "read"),
-			"put":   op("put", "replace", queryParam("dryRun"), queryParam("fieldManager"), queryParam("fieldValidation")),
-			"patch": patch,
-		}
-	}
-	return map[string]any{
-		"openapi":    "3.0.0",
-		"info":       map[string]any{"title": "Kubernetes", "version": version},
-		"paths":      paths,
-		"components": map[string]any{"schemas": map[string]any{}},
-	}
-}
-
-func queryParam(name string) map[string]any {
-	return map[string]any{"name": name, "in": "query", "schema": map[string]any{"type": "string", "uniqueItems": true}}
-}
-
-// ServeHTTP answers /openapi/v3 and /openapi/v3/<gv>.
-func (o *Handler) ServeHTTP(w http.ResponseWriter, r *http.Request) {
+// ServeHTTP answers /openapi/v3 and /openapi/v3/<gv>. A request that names
+// the current hash may be cached for good; one naming an old hash is
+// redirected to the current one (kube-openapi handler3,
+// HandleGroupVersion).
+func (h *Handler) ServeHTTP(w http.ResponseWriter, r *http.Request) {
 	p := strings.Trim(strings.TrimPrefix(r.URL.Path, "/openapi/v3"), "/")
-	body := o.index
-	if p != "" {
-		doc, ok := o.docs[p]
-		if !ok {
-			http.NotFound(w, r)
+	if p == "" {
+		h.serve(w, r, "", h.docs.v3Index)
+		return
+	}
+	doc, ok := h.docs.v3[p]
+	if !ok {
+		http.NotFound(w, r)
+		return
+	}
+	if !acceptable(r, "application/json") {
+		w.WriteHeader(http.StatusNotAcceptable)
+		return
+	}
+	if hash := r.URL.Query().Get("hash"); hash != "" {
+		if hash != h.etags[p] {
+			http.Redirect(w, r, "/openapi/v3/"+p+"?hash="+h.etags[p], http.StatusMovedPermanently)
 			return
 		}
-		body = doc
+		w.Header().Set("Cache-Control", "public, immutable")
+		w.Header().Set("Expires", time.Now().AddDate(1, 0, 0).UTC().Format(http.TimeFormat))
 	}
-	w.Header().Set("Content-Type", "application/json")
-	_, _ = w.Write(body)
+	h.serve(w, r, h.etags[p], doc)
+}
+
+// V2 answers /openapi/v2: the whole API in one Swagger 2.0 document, as
+// JSON or, for client-go's discovery client, as protobuf; 406 when the
+// client accepts neither (kube-openapi handler, RegisterOpenAPIVersionedService).
+func (h *Handler) V2() http.Handler {
+	return http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
+		w.Header().Add("Vary", "Accept")
+		switch {
+		case acceptable(r, "application/json"):
+			w.Header().Set("Content-Type", "application/json")
+			h.serve(w, r, h.etags["v2"], h.docs.v2JSON)
+		case acceptable(r, v2ProtobufRequested), acceptable(r, v2Protobuf):
+			w.Header().Set("Content-Type", v2Protobuf)
+			h.serve(w, r, h.etags["v2"], h.docs.v2Protobuf)
+		default:
+			w.WriteHeader(http.StatusNotAcceptable)
+		}
+	})
+}
+
+// serve writes a document, answering If-None-Match with 304.
+func (h *Handler) serve(w http.ResponseWriter, r *http.Request, etag string, body []byte) {
+	if w.Header().Get("Content-Type") == "" {
+		w.Header().Set("Content-Type", "application/json")
+	}
+	if etag != "" {
+		w.Header().Set("Etag", `"`+etag+`"`)
+	}
+	http.ServeContent(w, r, "", h.built, bytes.NewReader(body))
+}
+
+// acceptable reports whether the Accept header admits mediaType: it is
+// listed, or matched by a wildcard, or Accept is absent. Unlike
+// kube-openapi we take the first acceptable type in our order, not the
+// client's q-values: no client offers both.
+func acceptable(r *http.Request, mediaType string) bool {
+	accept := r.Header.Get("Accept")
+	if accept == "" {
+		return true
+	}
+	typ, _, _ := strings.Cut(mediaType, "/")
+	for _, clause := range strings.Split(accept, ",") {
+		clause = strings.TrimSpace(clause)
+		// The "@" of the deprecated protobuf name is not a token, so the
+		// clause is compared as written before it is parsed.
+		if name, _, _ := strings.Cut(clause, ";"); strings.TrimSpace(name) == mediaType {
+			return true
+		}
+		mt, _, err := mime.ParseMediaType(clause)
+		if err != nil {
+			continue
+		}
+		if mt == mediaType || mt == "*/*" || mt == typ+"/*" {
+			return true
+		}
+	}
+	return false
 }
