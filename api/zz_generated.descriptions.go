@@ -357,6 +357,9 @@ func typeDocs() map[string]typeDoc {
 		"DeletionPropagation": {
 			doc: "DeletionPropagation says what happens to an object's dependents: \"Orphan\", \"Background\" or \"Foreground\".",
 		},
+		"DeploymentList": {
+			doc: "DeploymentList is a list of Deployments.",
+		},
 		"DownwardAPIProjection": {
 			doc: "DownwardAPIProjection is the downward API as a projected source: like DownwardAPIVolumeSource, but the file mode comes from the projected volume.",
 			fields: map[string]string{
@@ -692,6 +695,9 @@ func typeDocs() map[string]typeDoc {
 		},
 		"IntOrStringType": {
 			doc: "IntOrStringType says which of the two an IntOrString holds.",
+		},
+		"JobList": {
+			doc: "JobList is a list of Jobs.",
 		},
 		"KeyToPath": {
 			doc: "KeyToPath writes one key of a Secret or ConfigMap to a chosen file.",
@@ -1718,6 +1724,9 @@ func typeDocs() map[string]typeDoc {
 				"Optional":             "If true, a missing Secret or key is not an error and the variable is left unset.",
 			},
 		},
+		"SecretList": {
+			doc: "SecretList is a list of Secrets.",
+		},
 		"SecretProjection": {
 			doc: "SecretProjection is a Secret as a projected source: like SecretVolumeSource, but the file mode comes from the projected volume.",
 			fields: map[string]string{
@@ -1758,6 +1767,9 @@ func typeDocs() map[string]typeDoc {
 		},
 		"Selector": {
 			doc: "Selector matches objects by their labels. The zero-requirement selector (Everything) matches every object.\n\nParsing lives in labels.go (ParseSelector, for the string syntax \"a=b,c in (x,y),!d\") and LabelSelectorAsSelector (for the matchLabels/matchExpressions object).",
+		},
+		"ServiceAccountList": {
+			doc: "ServiceAccountList is a list of ServiceAccounts.",
 		},
 		"ServiceAccountTokenProjection": {
 			doc: "ServiceAccountTokenProjection writes a token for the pod's service account into a file, for the pod to present to the API server or another service.",

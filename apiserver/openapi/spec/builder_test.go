@@ -162,3 +162,9 @@ func TestClosureHoldsWhatTheRootsReach(t *testing.T) {
 	assert.NotContains(t, d, "io.k8s.api.apps.v1.ReplicaSet")
 	assert.NoError(t, d.check(), "a closure is a complete document")
 }
+
+func TestKindsNotYetServedAreNamedForTheirKubernetesPackage(t *testing.T) {
+	assert.Equal(t, "io.k8s.api.apps.v1.DeploymentList", NameOf(&api.DeploymentList{}))
+	assert.Equal(t, "io.k8s.api.batch.v1.Job", NameOf(&api.Job{}))
+	assert.Equal(t, "io.k8s.api.core.v1.Secret", NameOf(&api.Secret{}))
+}

@@ -47,8 +47,21 @@ func modelPackage(goName string) string {
 		"Status", "StatusDetails", "StatusCause", "DeleteOptions", "Preconditions",
 		"WatchEvent", "Patch", "Condition":
 		return "io.k8s.apimachinery.pkg.apis.meta.v1"
-	case "ReplicaSet", "ReplicaSetSpec", "ReplicaSetStatus", "ReplicaSetCondition":
+	case "ReplicaSet", "ReplicaSetSpec", "ReplicaSetStatus", "ReplicaSetCondition",
+		"Deployment", "DeploymentSpec", "DeploymentStatus", "DeploymentStrategy", "DeploymentCondition",
+		"RollingUpdateDeployment":
 		return "io.k8s.api.apps.v1"
+	case "Job", "JobSpec", "JobStatus", "JobCondition", "JobSchedulingConfiguration",
+		"PodFailurePolicy", "PodFailurePolicyRule", "PodFailurePolicyOnExitCodesRequirement",
+		"PodFailurePolicyOnPodConditionsPattern", "SuccessPolicy", "SuccessPolicyRule",
+		"UncountedTerminatedPods":
+		return "io.k8s.api.batch.v1"
+	case "WorkloadPodGroupSchedulingPolicy", "WorkloadPodGroupSchedulingConstraints",
+		"WorkloadPodGroupBasicSchedulingPolicy", "WorkloadPodGroupGangSchedulingPolicy",
+		"WorkloadPodGroupDisruptionMode", "WorkloadPodGroupSingleDisruptionMode",
+		"WorkloadPodGroupAllDisruptionMode", "WorkloadPodGroupResourceClaim", "TopologyConstraint":
+		// Job's alpha scheduling configuration reuses scheduling/v1alpha3's types.
+		return "io.k8s.api.scheduling.v1alpha3"
 	case "Lease", "LeaseSpec":
 		return "io.k8s.api.coordination.v1"
 	case "Scale", "ScaleSpec", "ScaleStatus":
