@@ -41,12 +41,35 @@
 //
 // # What we simplify
 //
-//   - No containers, images, volumes, probes, cgroups, init containers,
+//   - No real containers, images, volumes, probes, cgroups, init containers,
 //     ephemeral containers, static pods, eviction under resource pressure,
 //     or node shutdown. A container is ready as soon as it runs.
-//   - The fake runtime's containers fail on request, through pod
-//     annotations: kubeloop.dev/fail-after ("3s": exit 1 after that long)
-//     and kubeloop.dev/exit-code ("0" completes at once, "N" fails at once).
+//   - There are no processes. A container runs forever, unless its
+//     command line (command, then args) is in a tiny shell subset that the
+//     fake runtime understands (kubelet/runtime/shell.go): "sh -c SCRIPT"
+//     (also bash, ash or dash, from any directory), or a bare "sleep N",
+//     "true" or "false". SCRIPT is commands joined by ";", newlines or
+//     "&&", each one of "sleep N" (seconds, decimals allowed, optional
+//     s/m/h/d suffix; several operands add up), "exit [N]", "true" and
+//     "false". The
+//     script runs as sh runs it: "&&" skips the rest of its list after a
+//     failure, exit ends it, the last status is the exit code. So
+//     ["sh","-c","sleep 2; exit 1"] runs 2 s and fails with code 1, and
+//     "false && sleep 9" fails at once. Anything else — another command,
+//     quotes, variables, "||", pipes, "sleep infinity", one unknown
+//     command anywhere in the script — runs forever, as every container
+//     did before. A container without a command runs its args (we have no
+//     image entrypoints).
+//   - The exit then goes where a real one goes: the container's
+//     terminated state (exitCode, reason Completed or Error, startedAt,
+//     finishedAt), the pod's phase by restartPolicy (Never: Succeeded or
+//     Failed; OnFailure: restart after a failure; Always: restart after
+//     any exit), restarts in the crash-loop back-off (immediate, then 10 s
+//     doubling to 5 min since the last exit, reset after 10 min of quiet;
+//     meanwhile waiting/CrashLoopBackOff), restartCount and lastState.
+//   - Pod annotations still force an exit whatever the command says:
+//     kubeloop.dev/fail-after ("3s": exit 1 after that long) and
+//     kubeloop.dev/exit-code ("0" completes at once, "N" fails at once).
 //   - Node status is checked every NodeStatusInterval (10 s) and written
 //     only when it changed or every NodeStatusReportInterval (5 min); the
 //     Lease is the frequent heartbeat, as in Kubernetes.

@@ -183,7 +183,8 @@ func (kl *Kubelet) executeActions(ctx context.Context, pod *api.Pod, rp *runtime
 			kl.removeDeadContainers(ctx, rp, s.spec.Name)
 			var err error
 			id, err = kl.runtime.CreateContainer(ctx, sandboxID, runtime.ContainerConfig{
-				Name: s.spec.Name, Image: s.spec.Image, Attempt: s.attempt, Annotations: pod.Annotations,
+				Name: s.spec.Name, Image: s.spec.Image, Command: s.spec.Command, Args: s.spec.Args,
+				Attempt: s.attempt, Annotations: pod.Annotations,
 			})
 			if err != nil {
 				kl.recorder.Eventf(pod, api.EventTypeWarning, EventFailed, "Error: %v", err)

@@ -22,8 +22,11 @@
 //
 // No gRPC, images, processes, logs, exec or stats. Fake's containers are
 // records whose state moves with the clock: StartContainer waits StartDelay,
-// and a container with a planned exit (annotations kubeloop.dev/fail-after
-// and kubeloop.dev/exit-code) shows as exited to any List after its time.
+// and a container with a planned exit shows as exited to any List after its
+// time. The exit is planned when the container is created, from the
+// annotations kubeloop.dev/fail-after and kubeloop.dev/exit-code, else from
+// its command line read as a tiny shell (shell.go: sleep, exit, true and
+// false joined by ";" and "&&"); any other container runs until stopped.
 // Each sandbox gets an address from the node's /24. The list filters know
 // only the pod UID (CRI filters by labels, the pod UID label among them);
 // Fake indexes its records by pod so a filtered list stays cheap on a

@@ -163,10 +163,11 @@ func (f *Fake) RemovePodSandbox(ctx context.Context, sandboxID string) error {
 	return nil
 }
 
-// CreateContainer records a created container, reading the failure knobs
-// from its annotations.
+// CreateContainer records a created container and how its process will
+// end: as the failure annotations say, else as its command says (shell.go),
+// else never.
 func (f *Fake) CreateContainer(_ context.Context, sandboxID string, cfg ContainerConfig) (string, error) {
-	exitAfter, exitCode, err := plannedExit(cfg.Annotations)
+	exitAfter, exitCode, err := plannedExit(cfg)
 	if err != nil {
 		return "", err
 	}
@@ -191,9 +192,11 @@ func (f *Fake) CreateContainer(_ context.Context, sandboxID string, cfg Containe
 	return id, nil
 }
 
-// plannedExit reads the failure annotations: fail-after exits with code 1
-// after a while, exit-code exits at once with the given code.
-func plannedExit(annotations map[string]string) (*time.Duration, int32, error) {
+// plannedExit reads the failure annotations (fail-after exits with code 1
+// after a while, exit-code exits at once with the given code), then the
+// container's command and args.
+func plannedExit(cfg ContainerConfig) (*time.Duration, int32, error) {
+	annotations := cfg.Annotations
 	if v, ok := annotations[AnnotationExitCode]; ok {
 		code, err := strconv.ParseInt(v, 10, 32)
 		if err != nil {
@@ -208,6 +211,10 @@ func plannedExit(annotations map[string]string) (*time.Duration, int32, error) {
 			return nil, 0, fmt.Errorf("fake runtime: annotation %s=%q: %w", AnnotationFailAfter, v, err)
 		}
 		return &d, 1, nil
+	}
+	argv := append(append([]string(nil), cfg.Command...), cfg.Args...)
+	if plan, ok := planFromCommand(argv); ok {
+		return &plan.after, plan.code, nil
 	}
 	return nil, 0, nil
 }

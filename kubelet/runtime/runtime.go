@@ -80,10 +80,16 @@ type PodSandbox struct {
 }
 
 // ContainerConfig is what CreateContainer needs. Annotations carry the pod's
-// annotations: the fake runtime reads its failure knobs from them.
+// annotations: the fake runtime reads its failure knobs from them. Command
+// and Args are the container's; the fake runs the tiny shell subset of
+// shell.go with them. CRI passes the image's entrypoint and cmd already
+// merged in; we have no images, so a container without a command runs its
+// args as the command line.
 type ContainerConfig struct {
 	Name        string
 	Image       string
+	Command     []string
+	Args        []string
 	Attempt     uint32
 	Annotations map[string]string
 }
