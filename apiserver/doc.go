@@ -84,8 +84,15 @@
 //     Kubernetes). Client-go's typed clients and controller-runtime speak
 //     protobuf by default, kubectl JSON. Adding a media type is one entry in
 //     serializer.SupportedMediaTypes.
+//   - Dry run is supported: dryRun=All on create, update, patch, delete and
+//     deletecollection, the status, scale and binding subresources
+//     included, runs defaulting, admission and validation and answers what
+//     would have been stored, storing nothing (registry/generic/dryrun.go,
+//     as Kubernetes' DryRunnableStorage). Any other dryRun value is 422
+//     Invalid, as Kubernetes' ValidateDryRun makes it. So `kubectl apply
+//     --dry-run=server` and `kubectl diff` work.
 //   - No authentication, authorization, audit, priority and fairness, API
-//     aggregation, dry run, or managedFields. Plain HTTP on loopback.
+//     aggregation, or managedFields. Plain HTTP on loopback.
 //   - PATCH supports merge patch, JSON patch and strategic merge patch.
 //     Server-side apply (application/apply-patch+yaml) is NOT supported: it
 //     is answered 415 with a Status saying so, which kubectl prints as

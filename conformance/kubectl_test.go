@@ -98,6 +98,7 @@ func TestKubectl(t *testing.T) {
 			t.Run("api-resources", func(t *testing.T) { kubectlAPIResources(t, k) })
 			t.Run("create", func(t *testing.T) { kubectlCreate(t, k) })
 			t.Run("apply", func(t *testing.T) { kubectlApply(t, k) })
+			t.Run("dry-run", func(t *testing.T) { kubectlDryRun(t, k) })
 			t.Run("get", func(t *testing.T) { kubectlGet(t, k) })
 			t.Run("watch", func(t *testing.T) { kubectlWatch(t, k) })
 			t.Run("scale", func(t *testing.T) { kubectlScale(t, k) })

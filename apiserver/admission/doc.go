@@ -64,7 +64,9 @@
 //     pkg/apis/<group>/validation).
 //   - No webhooks (MutatingAdmissionWebhook, ValidatingAdmissionWebhook),
 //     no ValidatingAdmissionPolicy/CEL, no dynamic plugin configuration,
-//     no admission for connect verbs, no dry-run, no audit annotations.
+//     no admission for connect verbs, no audit annotations. Dry runs are
+//     admitted like any write: no plugin here has side effects, so none
+//     needs to know (Kubernetes tells plugins through Attributes.IsDryRun).
 //   - No other built-in plugins: ServiceAccount, LimitRanger,
 //     ResourceQuota, PodSecurity, Priority, DefaultTolerationSeconds,
 //     TaintNodesByCondition, NodeRestriction, and the rest are absent.

@@ -29,7 +29,9 @@ import (
 	"testing"
 
 	"github.com/stretchr/testify/require"
+	clientv3 "go.etcd.io/etcd/client/v3"
 
+	"kubeloop/api"
 	"kubeloop/apiserver"
 	"kubeloop/store"
 	"kubeloop/store/storetest"
@@ -161,4 +163,23 @@ func ReplicaSetJSON(name string, replicas int) string {
 // PodJSON is a one-container Pod manifest labelled app=web.
 func PodJSON(name string) string {
 	return fmt.Sprintf(`{"apiVersion":"v1","kind":"Pod","metadata":{"name":%q,"labels":{"app":"web"}},"spec":{"containers":[{"name":"c","image":"nginx"}]}}`, name)
+}
+
+// EtcdRevision is etcd's current revision. Every write to etcd moves it,
+// so a test that must prove nothing was written (a dry run, a refused
+// request) compares it before and after.
+func (s *Server) EtcdRevision(t testing.TB) int64 {
+	t.Helper()
+	resp, err := s.Etcd.Client().Get(context.Background(), "/registry/", clientv3.WithCountOnly())
+	require.NoError(t, err)
+	return resp.Header.Revision
+}
+
+// Stored reads one object straight from etcd, past the apiserver and its
+// watch cache.
+func (s *Server) Stored(t testing.TB, group, resource, namespace, name string) (api.Object, error) {
+	t.Helper()
+	info, ok := api.Builtin().ForResource(group, resource)
+	require.True(t, ok, "no resource %s in group %q", resource, group)
+	return store.New(s.Etcd.Client(), info).Get(context.Background(), info.Key(namespace, name), store.GetOptions{})
 }

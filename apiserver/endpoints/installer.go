@@ -142,11 +142,6 @@ func (h *APIHandler) ServeHTTP(w http.ResponseWriter, r *http.Request) {
 	defer func() {
 		h.metrics.Observe(ri.Verb, re.info.Resource, ri.Subresource, rec.Status(), time.Since(start))
 	}()
-	if r.URL.Query().Has("dryRun") && ri.Verb != "get" && ri.Verb != "list" && ri.Verb != "watch" {
-		// Better to refuse than to write what the client asked only to try.
-		responsewriters.WriteStatus(rec, api.NewBadRequest("dryRun is not supported by kubeloop"))
-		return
-	}
 	re.serve(rec, r, ri)
 }
 

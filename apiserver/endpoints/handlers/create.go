@@ -15,6 +15,12 @@ import (
 func CreateResource(r rest.Creater, scope *RequestScope) http.HandlerFunc {
 	return func(w http.ResponseWriter, req *http.Request) {
 		ri, ctx := scope.requestInfo(req)
+		opts := &rest.CreateOptions{}
+		var err error
+		if opts.DryRun, err = dryRun(req, "CreateOptions", nil); err != nil {
+			scope.err(w, req, err)
+			return
+		}
 		obj := r.New()
 		warnings, err := scope.decodeBody(req, ri, obj, "CreateOptions")
 		if err != nil {
@@ -27,12 +33,12 @@ func CreateResource(r rest.Creater, scope *RequestScope) http.HandlerFunc {
 			attrs.Name = m.Name
 		}
 		if err := scope.Admission.Admit(ctx, &attrs); err != nil {
-			scope.logWrite("create", http.StatusCreated, obj, nil, err)
+			scope.logWrite("create", http.StatusCreated, opts.DryRun, obj, nil, err)
 			scope.err(w, req, err)
 			return
 		}
-		out, err := r.Create(ctx, obj, rest.AdmissionToValidateObjectFunc(scope.Admission, attrs), &rest.CreateOptions{})
-		scope.logWrite("create", http.StatusCreated, obj, out, err)
+		out, err := r.Create(ctx, obj, rest.AdmissionToValidateObjectFunc(scope.Admission, attrs), opts)
+		scope.logWrite("create", http.StatusCreated, opts.DryRun, obj, out, err)
 		if err != nil {
 			scope.err(w, req, err)
 			return

@@ -63,7 +63,8 @@ func DeleteCollection(r rest.CollectionDeleter, scope *RequestScope) http.Handle
 }
 
 // deleteOptions reads the optional DeleteOptions body and the query
-// parameters that may stand in for it. Clients send the body with any
+// parameters that may stand in for it or add to it (dryRun,
+// gracePeriodSeconds, propagationPolicy). Clients send the body with any
 // Content-Type or none (kubectl sends none, client-go JSON or protobuf), so
 // a media type no serializer reads is taken as JSON.
 func (scope *RequestScope) deleteOptions(r *http.Request) (*api.DeleteOptions, error) {
@@ -84,6 +85,9 @@ func (scope *RequestScope) deleteOptions(r *http.Request) (*api.DeleteOptions, e
 			}
 			return nil, api.NewBadRequest(fmt.Sprintf("the body of the request could not be decoded as DeleteOptions: %v", err))
 		}
+	}
+	if opts.DryRun, err = dryRun(r, "DeleteOptions", opts.DryRun); err != nil {
+		return nil, err
 	}
 	q := r.URL.Query()
 	if g := q.Get("gracePeriodSeconds"); g != "" {

@@ -24,8 +24,11 @@
 // update.go (UpdateResource), patch.go (PatchResource,
 // patcher.patchResource), delete.go (DeleteResource, DeleteCollection).
 //
+// Every write takes dryRun=All (dryrun.go reads and checks it) and hands it
+// to the registry, which stores nothing for it.
+//
 // What we simplify: no server-side apply (application/apply-patch+yaml is
-// 415 with a Status saying so), no managedFields, no dry run, no request
-// timeouts or audit; patches are decoded as JSON whatever the object's
+// 415 with a Status saying so), no managedFields, no request timeouts or
+// audit; patches are decoded as JSON whatever the object's
 // wire format. watch_shared.go is a speed-up: skip it on a first reading.
 package handlers

@@ -46,6 +46,12 @@ const (
 func PatchResource(r rest.Patcher, scope *RequestScope) http.HandlerFunc {
 	return func(w http.ResponseWriter, req *http.Request) {
 		ri, ctx := scope.requestInfo(req)
+		opts := &rest.UpdateOptions{}
+		var err error
+		if opts.DryRun, err = dryRun(req, "PatchOptions", nil); err != nil {
+			scope.err(w, req, err)
+			return
+		}
 		directive, patchType, data, err := readPatch(req)
 		if err != nil {
 			scope.err(w, req, err)
@@ -54,8 +60,8 @@ func PatchResource(r rest.Patcher, scope *RequestScope) http.HandlerFunc {
 		attrs := scope.attributes(admission.Update, ri)
 		p := &patcher{scope: scope, ri: ri, newObj: r.New, directive: directive, patchType: patchType, patch: data,
 			admit: rest.AdmissionToTransformFunc(scope.Admission, attrs)}
-		out, err := r.Update(ctx, ri.Name, p, rest.AdmissionToValidateObjectUpdateFunc(scope.Admission, attrs), &rest.UpdateOptions{})
-		scope.logWrite("patch", http.StatusOK, nil, out, err)
+		out, err := r.Update(ctx, ri.Name, p, rest.AdmissionToValidateObjectUpdateFunc(scope.Admission, attrs), opts)
+		scope.logWrite("patch", http.StatusOK, opts.DryRun, nil, out, err)
 		if err != nil {
 			scope.err(w, req, err)
 			return

@@ -83,8 +83,8 @@ func (scope *RequestScope) verb(verb string) string {
 }
 
 // logWrite is the one log line per write: verb, resource, key, the new
-// resourceVersion and the outcome.
-func (scope *RequestScope) logWrite(verb string, code int, in, out api.Object, err error) {
+// resourceVersion and the outcome; a dry run says so.
+func (scope *RequestScope) logWrite(verb string, code int, dryRun []string, in, out api.Object, err error) {
 	key := ""
 	if in != nil {
 		key, _ = api.MetaNamespaceKeyFunc(in)
@@ -98,6 +98,10 @@ func (scope *RequestScope) logWrite(verb string, code int, in, out api.Object, e
 	}
 	if err != nil {
 		code = int(responsewriters.ErrorToAPIStatus(err).Code)
+	}
+	if rest.IsDryRun(dryRun) {
+		scope.Logger.Info("write", "verb", scope.verb(verb), "resource", scope.Resource.GroupResource().String(), "key", key, "code", code, "dryRun", true)
+		return
 	}
 	scope.Logger.Info("write", "verb", scope.verb(verb), "resource", scope.Resource.GroupResource().String(), "key", key, "rv", rv, "code", code)
 }

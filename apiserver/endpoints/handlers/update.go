@@ -15,6 +15,12 @@ import (
 func UpdateResource(r rest.Updater, scope *RequestScope) http.HandlerFunc {
 	return func(w http.ResponseWriter, req *http.Request) {
 		ri, ctx := scope.requestInfo(req)
+		opts := &rest.UpdateOptions{}
+		var err error
+		if opts.DryRun, err = dryRun(req, "UpdateOptions", nil); err != nil {
+			scope.err(w, req, err)
+			return
+		}
 		obj := r.New()
 		warnings, err := scope.decodeBody(req, ri, obj, "UpdateOptions")
 		if err != nil {
@@ -23,8 +29,8 @@ func UpdateResource(r rest.Updater, scope *RequestScope) http.HandlerFunc {
 		}
 		attrs := scope.attributes(admission.Update, ri)
 		objInfo := rest.DefaultUpdatedObjectInfo(obj, rest.AdmissionToTransformFunc(scope.Admission, attrs))
-		out, err := r.Update(ctx, ri.Name, objInfo, rest.AdmissionToValidateObjectUpdateFunc(scope.Admission, attrs), &rest.UpdateOptions{})
-		scope.logWrite("update", http.StatusOK, obj, out, err)
+		out, err := r.Update(ctx, ri.Name, objInfo, rest.AdmissionToValidateObjectUpdateFunc(scope.Admission, attrs), opts)
+		scope.logWrite("update", http.StatusOK, opts.DryRun, obj, out, err)
 		if err != nil {
 			scope.err(w, req, err)
 			return

@@ -16,8 +16,10 @@ import (
 // preconditions, validating admission, then either removal at once, or —
 // when the object has finalizers or needs a grace period (a pod on a node)
 // — setting deletionTimestamp and leaving the removal to whoever clears
-// them.
+// them. A dry run changes nothing and answers the object as it would be
+// after the delete: marked, or as it was when it would go at once.
 func (e *Store) Delete(ctx context.Context, name string, deleteValidation rest.ValidateObjectFunc, opts *api.DeleteOptions) (api.Object, error) {
+	dryRun := rest.IsDryRun(opts.DryRun)
 	key := e.KeyFunc(ctx, name)
 	cur, err := e.Storage.Get(ctx, key, store.GetOptions{})
 	if err != nil {
@@ -44,11 +46,16 @@ func (e *Store) Delete(ctx context.Context, name string, deleteValidation rest.V
 		m.Finalizers = deletionFinalizersForGarbageCollection(m.Finalizers, opts)
 		markDeleted(m, grace)
 		return c, nil
-	}, nil)
-	e.LogWrite("delete", cur, out, err)
-	if err != nil {
-		return nil, err
+	}, dryRun)
+	if err != nil || dryRun {
+		// A dry run answers the marked object: the removal that may
+		// follow would only make it gone.
+		if !dryRun {
+			e.LogWrite("delete", cur, out, err)
+		}
+		return out, err
 	}
+	e.LogWrite("delete", cur, out, nil)
 	m := out.GetObjectMeta()
 	if len(m.Finalizers) == 0 && (m.DeletionGracePeriodSeconds == nil || *m.DeletionGracePeriodSeconds == 0) {
 		return e.FinishDeletion(ctx, out)
@@ -99,8 +106,11 @@ func (e *Store) removeNow(ctx context.Context, cur api.Object, opts *api.DeleteO
 		uid := m.UID
 		pre = &store.Preconditions{UID: &uid}
 	}
-	out, err := e.Storage.Delete(ctx, e.Info.Key(m.Namespace, m.Name), pre, nil, nil)
-	e.LogWrite("delete", cur, out, err)
+	dryRun := rest.IsDryRun(opts.DryRun)
+	out, err := e.Storage.Delete(ctx, e.Info.Key(m.Namespace, m.Name), pre, nil, dryRun)
+	if !dryRun {
+		e.LogWrite("delete", cur, out, err)
+	}
 	return out, err
 }
 
@@ -137,7 +147,7 @@ func (e *Store) FinishDeletion(ctx context.Context, obj api.Object) (api.Object,
 		}
 		return nil
 	}
-	out, err := e.Storage.Delete(ctx, e.Info.Key(m.Namespace, m.Name), &store.Preconditions{UID: &uid}, stillUnblocked, nil)
+	out, err := e.Storage.Delete(ctx, e.Info.Key(m.Namespace, m.Name), &store.Preconditions{UID: &uid}, stillUnblocked, false)
 	switch {
 	case err == nil:
 		e.LogWrite("delete", obj, out, nil)

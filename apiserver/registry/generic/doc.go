@@ -19,7 +19,10 @@
 // pkg/registry/<group>/<kind>/strategy.go, whose common shape
 // DefaultStrategy reads from the ResourceInfo.
 //
-// What we simplify: no dry-run storage wrapper, no decorators or hooks
+// A dry run goes through all of it; only DryRunnableStorage (dryrun.go)
+// stops short of writing, and answers what it would have written.
+//
+// What we simplify: no decorators or hooks
 // (AfterCreate, BeginUpdate), no TTL, no create-on-update; every deletion
 // the store completes by itself is logged here, the writes a client asks
 // for are logged by the handlers.

@@ -25,8 +25,8 @@ type Store struct {
 	// Info is the resource: its kind, URL name and etcd key layout.
 	Info *api.ResourceInfo
 	// Storage is where objects live (store.Interface: etcd, usually
-	// behind a watch cache).
-	Storage store.Interface
+	// behind a watch cache), able to pretend a write for a dry run.
+	Storage DryRunnableStorage
 
 	CreateStrategy rest.RESTCreateStrategy
 	UpdateStrategy rest.RESTUpdateStrategy
@@ -53,7 +53,7 @@ func NewStore(o Options, strategy interface {
 	rest.RESTUpdateStrategy
 }) *Store {
 	s := &Store{
-		Info: o.Info, Storage: o.Storage, CreateStrategy: strategy, UpdateStrategy: strategy,
+		Info: o.Info, Storage: DryRunnableStorage{Storage: o.Storage, Info: o.Info}, CreateStrategy: strategy, UpdateStrategy: strategy,
 		TableConvertor: o.TableConvertor, Logger: o.Logger,
 	}
 	if d, ok := strategy.(rest.RESTGracefulDeleteStrategy); ok {
@@ -126,8 +126,10 @@ func (e *Store) ConvertToTable(ctx context.Context, objs []api.Object, lm api.Li
 // Create stores a new object: server-owned metadata and the strategy's
 // preparation, a generated name if asked for, the strategy's validation,
 // validating admission, then storage. A generated name that is taken is
-// replaced by another. Kubernetes: Store.Create.
-func (e *Store) Create(ctx context.Context, obj api.Object, createValidation rest.ValidateObjectFunc, _ *rest.CreateOptions) (api.Object, error) {
+// replaced by another. A dry run stores nothing and answers the object as
+// it would have been stored. Kubernetes: Store.Create.
+func (e *Store) Create(ctx context.Context, obj api.Object, createValidation rest.ValidateObjectFunc, opts *rest.CreateOptions) (api.Object, error) {
+	dryRun := rest.IsDryRun(opts.DryRun)
 	rest.BeforeCreate(e.CreateStrategy, ctx, obj)
 	m := obj.GetObjectMeta()
 	generated := m.Name == "" && m.GenerateName != ""
@@ -146,7 +148,7 @@ func (e *Store) Create(ctx context.Context, obj api.Object, createValidation res
 			}
 		}
 		cm := cand.GetObjectMeta()
-		out, err := e.Storage.Create(ctx, e.Info.Key(cm.Namespace, cm.Name), cand)
+		out, err := e.Storage.Create(ctx, e.Info.Key(cm.Namespace, cm.Name), cand, dryRun)
 		if err != nil && api.IsAlreadyExists(err) && generated && attempt < generateNameAttempts {
 			continue
 		}
@@ -160,8 +162,11 @@ func (e *Store) Create(ctx context.Context, obj api.Object, createValidation res
 // validates it and validating admission judges it. A non-empty
 // resourceVersion in the result is a precondition (409 if stale). If the
 // write leaves an object being deleted with nothing holding it, the object
-// is deleted right after, in the same request. Kubernetes: Store.Update.
-func (e *Store) Update(ctx context.Context, name string, objInfo rest.UpdatedObjectInfo, updateValidation rest.ValidateObjectUpdateFunc, _ *rest.UpdateOptions) (api.Object, error) {
+// is deleted right after, in the same request. A dry run stores nothing
+// (and deletes nothing) and answers the object as it would have been
+// stored. Kubernetes: Store.Update.
+func (e *Store) Update(ctx context.Context, name string, objInfo rest.UpdatedObjectInfo, updateValidation rest.ValidateObjectUpdateFunc, opts *rest.UpdateOptions) (api.Object, error) {
+	dryRun := rest.IsDryRun(opts.DryRun)
 	deleteNow := false
 	tryUpdate := func(cur api.Object) (api.Object, error) {
 		obj, err := objInfo.UpdatedObject(ctx, cur.DeepCopyObject())
@@ -184,8 +189,8 @@ func (e *Store) Update(ctx context.Context, name string, objInfo rest.UpdatedObj
 		deleteNow = shouldDeleteDuringUpdate(obj)
 		return obj, nil
 	}
-	out, err := e.Storage.GuaranteedUpdate(ctx, e.KeyFunc(ctx, name), nil, tryUpdate, nil)
-	if err != nil || !deleteNow {
+	out, err := e.Storage.GuaranteedUpdate(ctx, e.KeyFunc(ctx, name), nil, tryUpdate, dryRun)
+	if err != nil || !deleteNow || dryRun {
 		return out, err
 	}
 	return e.FinishDeletion(ctx, out)

@@ -44,11 +44,23 @@ const (
 )
 
 // CreateOptions are the options of a create. Kubernetes: metav1.CreateOptions.
-type CreateOptions struct{}
+type CreateOptions struct {
+	// DryRun, if set (to ["All"], the one value there is), makes the
+	// write run every step but the storing of it.
+	DryRun []string
+}
 
 // UpdateOptions are the options of an update or patch. Kubernetes:
 // metav1.UpdateOptions.
-type UpdateOptions struct{}
+type UpdateOptions struct {
+	// DryRun is as in CreateOptions.
+	DryRun []string
+}
+
+// IsDryRun says whether a write's dryRun option asks for a dry run.
+// Kubernetes: staging/src/k8s.io/apiserver/pkg/util/dryrun/dryrun.go
+// (IsDryRun).
+func IsDryRun(dryRun []string) bool { return len(dryRun) > 0 }
 
 // Getter reads one object by name (the namespace is in ctx, see
 // request.WithNamespace).

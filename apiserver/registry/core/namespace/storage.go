@@ -35,8 +35,11 @@ func NewStorage(o generic.Options, onTerminating func(name string)) (*REST, map[
 }
 
 // Delete starts the deletion of a namespace: it becomes Terminating with a
-// deletionTimestamp, and stays until it is empty. Kubernetes: REST.Delete.
+// deletionTimestamp, and stays until it is empty. A dry run answers the
+// namespace as it would be marked and changes nothing. Kubernetes:
+// REST.Delete.
 func (r *REST) Delete(ctx context.Context, name string, deleteValidation rest.ValidateObjectFunc, opts *api.DeleteOptions) (api.Object, error) {
+	dryRun := rest.IsDryRun(opts.DryRun)
 	cur, err := r.Store.Get(ctx, name, &rest.GetOptions{})
 	if err != nil {
 		return nil, err
@@ -58,7 +61,10 @@ func (r *REST) Delete(ctx context.Context, name string, deleteValidation rest.Va
 		}
 		ns.Status.Phase = api.NamespaceTerminating
 		return ns, nil
-	}, nil)
+	}, dryRun)
+	if dryRun {
+		return out, err
+	}
 	r.LogWrite("delete", cur, out, err)
 	if err != nil {
 		return nil, err
@@ -88,7 +94,7 @@ func (r *REST) Finalize(ctx context.Context, name string) (api.Object, error) {
 		}
 		ns.Spec.Finalizers = keep
 		return ns, nil
-	}, nil)
+	}, false)
 	if err != nil {
 		return nil, err
 	}

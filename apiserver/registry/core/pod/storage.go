@@ -49,7 +49,7 @@ func (r *BindingREST) GroupVersionKind() api.KindInfo {
 //
 // Kubernetes does not check that the node exists, and neither do we: a pod
 // bound to a missing node simply never starts.
-func (r *BindingREST) Create(ctx context.Context, obj api.Object, createValidation rest.ValidateObjectFunc, _ *rest.CreateOptions) (api.Object, error) {
+func (r *BindingREST) Create(ctx context.Context, obj api.Object, createValidation rest.ValidateObjectFunc, opts *rest.CreateOptions) (api.Object, error) {
 	b, ok := obj.(*api.Binding)
 	if !ok {
 		return nil, api.NewBadRequest(fmt.Sprintf("not a Binding: %T", obj))
@@ -62,7 +62,7 @@ func (r *BindingREST) Create(ctx context.Context, obj api.Object, createValidati
 			return nil, err
 		}
 	}
-	if _, err := r.assignPod(ctx, b); err != nil {
+	if _, err := r.assignPod(ctx, b, rest.IsDryRun(opts.DryRun)); err != nil {
 		return nil, err
 	}
 	return &api.Status{
@@ -73,8 +73,9 @@ func (r *BindingREST) Create(ctx context.Context, obj api.Object, createValidati
 }
 
 // assignPod sets spec.nodeName once, through the storage's
-// read-modify-write. Kubernetes: BindingREST.assignPod, setPodNodeAndMetadata.
-func (r *BindingREST) assignPod(ctx context.Context, b *api.Binding) (api.Object, error) {
+// read-modify-write; a dry run checks that it could and changes nothing.
+// Kubernetes: BindingREST.assignPod, setPodNodeAndMetadata.
+func (r *BindingREST) assignPod(ctx context.Context, b *api.Binding, dryRun bool) (api.Object, error) {
 	node := b.Target.Name
 	out, err := r.store.Storage.GuaranteedUpdate(ctx, r.store.KeyFunc(ctx, b.Name), nil, func(cur api.Object) (api.Object, error) {
 		pod, ok := cur.(*api.Pod)
@@ -96,8 +97,7 @@ func (r *BindingREST) assignPod(ctx context.Context, b *api.Binding) (api.Object
 		// The spec changed (nodeName was empty), so generation moves.
 		pod.Generation++
 		return pod, nil
-	}, nil)
-	r.store.LogWrite("create/binding", b, out, err)
+	}, dryRun)
 	return out, err
 }
 
