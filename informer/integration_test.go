@@ -136,7 +136,11 @@ func TestInformerStaysEqualToListThroughDropsRestartsAndCompaction(t *testing.T)
 	defer stopInformer()
 	factory.Start(informerCtx)
 	require.True(t, WaitForCacheSync(ctx, inf.HasSynced))
-	require.Len(t, inf.GetIndexer().ListKeys(), initial)
+	// The initial list is served by the watch cache at resourceVersion 0
+	// ("any"), which may be a moment behind the last creates, as in
+	// Kubernetes: the rest arrive as watch events.
+	require.Eventually(t, func() bool { return len(inf.GetIndexer().ListKeys()) == initial }, time.Minute, 10*time.Millisecond,
+		"the informer never held all %d pods", initial)
 
 	// Ten writers churn: relabel, delete and recreate pods, tolerating the
 	// errors a restarting apiserver gives.
