@@ -40,7 +40,12 @@ func TestMain(m *testing.M) {
 		c, err := full.Start(context.Background(), cluster.Options{
 			EtcdEndpoints: e.Endpoints(),
 			Logger:        slog.New(slog.DiscardHandler),
-		}, full.Options{Nodes: 1})
+		}, full.Options{Nodes: 1,
+			// Every default controller but the labeler: the kubectl tests
+			// assert the exact labels kubectl prints for their ConfigMaps.
+			// The labeler on a default cluster is tested with the real
+			// kubectl in cmd/kubeloop (TestTutorialLabelerStepsWorkAsWritten).
+			Controllers: []string{"*", "-labeler"}})
 		if err != nil {
 			fmt.Fprintln(os.Stderr, "conformance: start cluster:", err)
 			os.Exit(1)

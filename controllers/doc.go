@@ -3,7 +3,7 @@
 // optional leader election, and serves their workqueue metrics.
 //
 // Each controller lives in its own sub-package (replicaset, labeler,
-// garbagecollector, nodelifecycle) and has the same skeleton, the one of
+// garbagecollector, nodelifecycle, namespace, serviceaccount, podgc, ...) and has the same skeleton, the one of
 // Kubernetes' sample-controller: NewController wires informers → handlers
 // that only enqueue keys → a rate-limited workqueue; Run waits for the caches
 // and starts workers; processNextWorkItem does Get / Done / Forget or
@@ -15,11 +15,16 @@
 // and "-name", leader election on a Lease in kube-system, /metrics and
 // /healthz).
 //
-// As in Kubernetes, "*" leaves out the controllers that are disabled by
-// default (here the labeler, which rewrites every ConfigMap); name them to
-// run them. With leader election, the controllers stop before the lease is
-// released; a manager that loses its lease stops its controllers and
-// competes again (kube-controller-manager exits instead, but here the
+// "*" is every known controller, the tutorial's labeler included
+// ("--controllers=*,-labeler" leaves it out; Kubernetes' "*" also leaves out
+// the controllers it disables by default, of which kubeloop has none). The
+// controllers' own flags (--min-resync-period, --labeler-namespaces,
+// --terminated-pod-gc-threshold) reach them as the ComponentConfig, and the
+// shared informers resync at ResyncPeriod: a random period between
+// --min-resync-period and twice that, as in Kubernetes.
+//
+// With leader election, the controllers stop before the lease is released;
+// a manager that loses its lease stops its controllers and competes again (kube-controller-manager exits instead, but here the
 // manager may share its process with the whole cluster).
 //
 // What we simplify: no per-controller health checks, no service-account

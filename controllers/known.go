@@ -30,13 +30,16 @@ func KnownControllers() map[string]InitFunc {
 		},
 		"labeler": func(cc Context) (Runner, error) {
 			return labeler.NewController(cc.Client, informer.For[*api.ConfigMap](cc.Informers),
-				labeler.Options{MetricsProvider: cc.Metrics}), nil
+				labeler.Options{Namespaces: cc.ComponentConfig.LabelerNamespaces, MetricsProvider: cc.Metrics}), nil
 		},
 	}
 }
 
 // disabledByDefault names the known controllers that "*" leaves out; they
-// run only when named ("--controllers=*,labeler"). The labeler, the
-// tutorial's controller, rewrites every ConfigMap, which a cluster should
-// not do unasked. Kubernetes: ControllersDisabledByDefault.
-func disabledByDefault(name string) bool { return name == "labeler" }
+// run only when named. Kubernetes keeps such a list
+// (ControllersDisabledByDefault: bootstrapsigner, tokencleaner); kubeloop
+// has none today. The labeler, the tutorial's controller, is on by
+// default, because the tutorial's steps must work on a cluster started
+// without flags; "--controllers=*,-labeler" turns it off, and
+// --labeler-namespaces narrows it.
+func disabledByDefault(string) bool { return false }

@@ -4,6 +4,7 @@ import (
 	"context"
 	"fmt"
 	"log/slog"
+	"math/rand/v2"
 	"net"
 	"net/http"
 	"os"
@@ -35,6 +36,50 @@ type Context struct {
 	Recorder  record.EventRecorder
 	// Metrics feeds the workqueues' metrics into the manager's /metrics.
 	Metrics workqueue.MetricsProvider
+	// ComponentConfig holds the controllers' own flags.
+	ComponentConfig ComponentConfig
+}
+
+// ComponentConfig is the configuration of the controllers themselves, the
+// flags kube-controller-manager keeps in its KubeControllerManagerConfiguration
+// (Generic.MinResyncPeriod, PodGCController.TerminatedPodGCThreshold, ...).
+type ComponentConfig struct {
+	// MinResyncPeriod (--min-resync-period): the shared informers resync
+	// after a random period between this and twice this; zero turns
+	// resyncs off.
+	MinResyncPeriod time.Duration
+	// LabelerNamespaces (--labeler-namespaces): the namespaces whose
+	// ConfigMaps the labeler manages; empty means all of them.
+	LabelerNamespaces []string
+	// TerminatedPodGCThreshold (--terminated-pod-gc-threshold): how many
+	// terminated pods may exist before pod GC deletes the oldest; zero or
+	// less turns that part of pod GC off.
+	TerminatedPodGCThreshold int
+}
+
+// Kubernetes' defaults for the component config.
+const (
+	DefaultMinResyncPeriod          = 12 * time.Hour
+	DefaultTerminatedPodGCThreshold = 12500
+)
+
+// DefaultComponentConfig is the component config of a controller manager
+// started without flags.
+func DefaultComponentConfig() ComponentConfig {
+	return ComponentConfig{
+		MinResyncPeriod:          DefaultMinResyncPeriod,
+		TerminatedPodGCThreshold: DefaultTerminatedPodGCThreshold,
+	}
+}
+
+// ResyncPeriod is the resync period of one informer factory: a random
+// duration between min and twice min, so that the informers of many
+// controller managers (or of one restarted often) do not all resync at the
+// same moment. Kubernetes: cmd/kube-controller-manager/app/
+// controllermanager.go, ResyncPeriod.
+func ResyncPeriod(minResync time.Duration) time.Duration {
+	factor := rand.Float64() + 1
+	return time.Duration(float64(minResync) * factor)
 }
 
 // InitFunc builds one controller.
@@ -49,8 +94,9 @@ type ManagerOptions struct {
 	// Workers per controller (default 5, as kube-controller-manager's
 	// --concurrent-replicaset-syncs).
 	Workers int
-	// ResyncPeriod of the shared informers (0 = never).
-	ResyncPeriod time.Duration
+	// ComponentConfig configures the controllers; nil means
+	// DefaultComponentConfig().
+	ComponentConfig *ComponentConfig
 
 	LeaderElect    bool
 	LeaseNamespace string // default kube-system
@@ -99,6 +145,13 @@ func NewManager(opts ManagerOptions) (*Manager, error) {
 	}
 	if opts.Known == nil {
 		opts.Known = KnownControllers()
+	}
+	if opts.ComponentConfig == nil {
+		cfg := DefaultComponentConfig()
+		opts.ComponentConfig = &cfg
+	}
+	if opts.ComponentConfig.MinResyncPeriod < 0 {
+		return nil, fmt.Errorf("controller-manager: --min-resync-period must not be negative")
 	}
 	if _, err := Enabled(opts.Controllers, opts.Known); err != nil {
 		return nil, err
@@ -243,7 +296,9 @@ func (m *Manager) runControllers(ctx context.Context) error {
 	if err != nil {
 		return err
 	}
-	factory := informer.NewClientInformerFactory(c, m.opts.ResyncPeriod, nil)
+	resync := ResyncPeriod(m.opts.ComponentConfig.MinResyncPeriod)
+	m.log.Info("informers' resync period", "period", resync)
+	factory := informer.NewClientInformerFactory(c, resync, nil)
 	var runners []Runner
 	var recorders []*record.Recorder
 	for _, name := range names {
@@ -251,7 +306,7 @@ func (m *Manager) runControllers(ctx context.Context) error {
 		// Kubernetes (`kubectl describe rs` says "From replicaset-controller").
 		recorder := record.NewRecorder(c, name+"-controller", "")
 		recorders = append(recorders, recorder)
-		cc := Context{Client: c, Informers: factory, Recorder: recorder, Metrics: m.metrics}
+		cc := Context{Client: c, Informers: factory, Recorder: recorder, Metrics: m.metrics, ComponentConfig: *m.opts.ComponentConfig}
 		r, err := m.opts.Known[name](cc)
 		if err != nil {
 			return fmt.Errorf("controller %s: %w", name, err)

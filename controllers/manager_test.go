@@ -56,13 +56,143 @@ func TestEnabledResolvesTheControllersFlag(t *testing.T) {
 	}
 }
 
-func TestStarRunsEveryKnownControllerButTheLabeler(t *testing.T) {
-	got, err := controllers.Enabled([]string{"*"}, controllers.KnownControllers())
+func TestStarRunsEveryKnownControllerTheLabelerIncluded(t *testing.T) {
+	known := controllers.KnownControllers()
+	got, err := controllers.Enabled([]string{"*"}, known)
 	require.NoError(t, err)
-	require.Equal(t, []string{"garbagecollector", "nodelifecycle", "replicaset"}, got)
-	got, err = controllers.Enabled([]string{"*", "labeler"}, controllers.KnownControllers())
+	require.Len(t, got, len(known), "every known controller runs by default")
+	require.Contains(t, got, "labeler", "the tutorial's labeler is on by default")
+	got, err = controllers.Enabled([]string{"*", "-labeler"}, known)
 	require.NoError(t, err)
-	require.Equal(t, []string{"garbagecollector", "labeler", "nodelifecycle", "replicaset"}, got, "the labeler runs when named")
+	require.NotContains(t, got, "labeler", "*,-labeler turns it off")
+	require.Len(t, got, len(known)-1)
+}
+
+func TestResyncPeriodIsBetweenOnceAndTwiceTheMinimum(t *testing.T) {
+	const minimum = 30 * time.Second
+	lowest, highest := 2*minimum, time.Duration(0)
+	for range 1000 {
+		d := controllers.ResyncPeriod(minimum)
+		require.GreaterOrEqual(t, d, minimum)
+		require.Less(t, d, 2*minimum)
+		lowest, highest = min(lowest, d), max(highest, d)
+	}
+	// 1000 uniform draws spread over most of the range.
+	require.Less(t, lowest, minimum+minimum/10)
+	require.Greater(t, highest, 2*minimum-minimum/10)
+	require.Zero(t, controllers.ResyncPeriod(0), "zero means no resyncs")
+}
+
+func TestNewManagerRejectsANegativeMinResyncPeriod(t *testing.T) {
+	_, err := controllers.NewManager(controllers.ManagerOptions{Config: testCluster.Config,
+		ComponentConfig: &controllers.ComponentConfig{MinResyncPeriod: -time.Second}})
+	require.ErrorContains(t, err, "--min-resync-period")
+}
+
+// serveMetrics serves m's /metrics on a free port until the test ends and
+// returns a function that reads one counter of it.
+func serveMetrics(t *testing.T, m *controllers.Manager) func(metric string) int {
+	t.Helper()
+	ln, err := net.Listen("tcp", "127.0.0.1:0")
+	require.NoError(t, err)
+	serveCtx, cancelServe := context.WithCancel(context.Background())
+	served := make(chan struct{})
+	go func() { defer close(served); m.Serve(serveCtx, ln) }()
+	t.Cleanup(func() { cancelServe(); <-served })
+	return func(metric string) int {
+		code, body := httpGet(t, "http://"+ln.Addr().String()+"/metrics")
+		require.Equal(t, http.StatusOK, code)
+		match := regexp.MustCompile(`(?m)^` + regexp.QuoteMeta(metric) + ` (\d+)$`).FindStringSubmatch(body)
+		if match == nil {
+			return 0
+		}
+		n, err := strconv.Atoi(match[1])
+		require.NoError(t, err)
+		return n
+	}
+}
+
+func TestMinResyncPeriodRedeliversEveryObjectToTheHandlers(t *testing.T) {
+	ns := newNamespace(t, testCluster.Client, "resync")
+	cms := client.For[*api.ConfigMap](testCluster.Client).Namespace(ns)
+	_, err := cms.Create(context.Background(), &api.ConfigMap{ObjectMeta: api.ObjectMeta{Name: "hello"}}, client.CreateOptions{})
+	require.NoError(t, err)
+	m, err := controllers.NewManager(controllers.ManagerOptions{
+		Config: testCluster.Config, Controllers: []string{"labeler"},
+		ComponentConfig: &controllers.ComponentConfig{MinResyncPeriod: time.Second, LabelerNamespaces: []string{ns}},
+	})
+	require.NoError(t, err)
+	counter := serveMetrics(t, m)
+	runManager(t, m)
+	require.Eventually(t, func() bool {
+		cm, err := cms.Get(context.Background(), "hello", client.GetOptions{})
+		return err == nil && cm.Labels["managed-by"] == "configmap-controller"
+	}, deadline, tick)
+	labelled, err := cms.Get(context.Background(), "hello", client.GetOptions{})
+	require.NoError(t, err)
+
+	// Nothing changes any more, yet the labeler's queue keeps getting the
+	// key: each resync (every 1–2 s) hands every cached object to the
+	// handlers again. The first pass and our write's echo are two adds.
+	adds := `workqueue_adds_total{name="labeler"}`
+	require.Eventually(t, func() bool { return counter(adds) >= 5 }, deadline, 50*time.Millisecond,
+		"resyncs redeliver the ConfigMap")
+	after, err := cms.Get(context.Background(), "hello", client.GetOptions{})
+	require.NoError(t, err)
+	require.Equal(t, labelled.ResourceVersion, after.ResourceVersion, "a resync of a labelled ConfigMap writes nothing")
+}
+
+func TestWithoutResyncTheHandlersSeeOnlyChanges(t *testing.T) {
+	ns := newNamespace(t, testCluster.Client, "noresync")
+	cms := client.For[*api.ConfigMap](testCluster.Client).Namespace(ns)
+	_, err := cms.Create(context.Background(), &api.ConfigMap{ObjectMeta: api.ObjectMeta{Name: "hello"}}, client.CreateOptions{})
+	require.NoError(t, err)
+	m, err := controllers.NewManager(controllers.ManagerOptions{
+		Config: testCluster.Config, Controllers: []string{"labeler"},
+		ComponentConfig: &controllers.ComponentConfig{LabelerNamespaces: []string{ns}},
+	})
+	require.NoError(t, err)
+	counter := serveMetrics(t, m)
+	runManager(t, m)
+	adds := `workqueue_adds_total{name="labeler"}`
+	require.Eventually(t, func() bool { return counter(adds) == 2 }, deadline, tick, "the first pass and the echo of our write")
+	// A second object created later is delivered after the first one's
+	// events; once it has been handled, the count says nothing else came.
+	_, err = cms.Create(context.Background(), &api.ConfigMap{ObjectMeta: api.ObjectMeta{Name: "later"}}, client.CreateOptions{})
+	require.NoError(t, err)
+	require.Eventually(t, func() bool {
+		cm, err := cms.Get(context.Background(), "later", client.GetOptions{})
+		return err == nil && cm.Labels["managed-by"] == "configmap-controller"
+	}, deadline, tick)
+	require.Eventually(t, func() bool { return counter(adds) >= 4 }, deadline, tick)
+	require.Equal(t, 4, counter(adds), "no resync adds")
+}
+
+func TestLabelerNamespacesLimitTheLabelerRunByTheManager(t *testing.T) {
+	managed := newNamespace(t, testCluster.Client, "managed")
+	other := newNamespace(t, testCluster.Client, "other")
+	m, err := controllers.NewManager(controllers.ManagerOptions{
+		Config: testCluster.Config, Controllers: []string{"labeler"},
+		ComponentConfig: &controllers.ComponentConfig{LabelerNamespaces: []string{managed}},
+	})
+	require.NoError(t, err)
+	runManager(t, m)
+	create := func(ns string) {
+		_, err := client.For[*api.ConfigMap](testCluster.Client).Namespace(ns).Create(context.Background(),
+			&api.ConfigMap{ObjectMeta: api.ObjectMeta{Name: "hello"}}, client.CreateOptions{})
+		require.NoError(t, err)
+	}
+	get := func(ns string) *api.ConfigMap {
+		cm, err := client.For[*api.ConfigMap](testCluster.Client).Namespace(ns).Get(context.Background(), "hello", client.GetOptions{})
+		require.NoError(t, err)
+		return cm
+	}
+	// The informer delivers in resourceVersion order: once the later
+	// ConfigMap is labelled, the earlier one was seen and left alone.
+	create(other)
+	create(managed)
+	require.Eventually(t, func() bool { return get(managed).Labels["managed-by"] == "configmap-controller" }, deadline, tick)
+	require.NotContains(t, get(other).Labels, "managed-by")
 }
 
 func TestNewManagerRejectsUnknownControllersAndMissingConfig(t *testing.T) {

@@ -28,6 +28,9 @@ type Options struct {
 	// Controllers selects what the controller manager runs ("*" = all,
 	// "-name" removes one). Empty means all.
 	Controllers []string
+	// ComponentConfig holds the controllers' flags (--min-resync-period,
+	// --labeler-namespaces, ...); nil means Kubernetes' defaults.
+	ComponentConfig *controllers.ComponentConfig
 	// Nodes is the number of simulated nodes.
 	Nodes int
 	// Scheduler tunes the scheduler.
@@ -58,7 +61,7 @@ func Start(ctx context.Context, base cluster.Options, opts Options) (*cluster.Cl
 
 // Components returns the standard components, in start order.
 func Components(opts Options) ([]cluster.Component, error) {
-	cm, err := controllerManager(opts.Controllers, knownControllers(opts))
+	cm, err := controllerManager(opts.Controllers, knownControllers(opts), opts.ComponentConfig)
 	if err != nil {
 		return nil, err
 	}
@@ -114,7 +117,7 @@ func Node(name string, index int, template kubelet.Options) cluster.Component {
 
 // ControllerManager is the controller manager as a cluster component.
 func ControllerManager(selection []string) (cluster.Component, error) {
-	return controllerManager(selection, controllers.KnownControllers())
+	return controllerManager(selection, controllers.KnownControllers(), nil)
 }
 
 // knownControllers is the manager's table with opts' overrides applied.
@@ -133,7 +136,7 @@ func knownControllers(opts Options) map[string]controllers.InitFunc {
 	return known
 }
 
-func controllerManager(selection []string, known map[string]controllers.InitFunc) (cluster.Component, error) {
+func controllerManager(selection []string, known map[string]controllers.InitFunc, cfg *controllers.ComponentConfig) (cluster.Component, error) {
 	if len(selection) == 0 {
 		selection = []string{"*"}
 	}
@@ -141,7 +144,7 @@ func controllerManager(selection []string, known map[string]controllers.InitFunc
 		return cluster.Component{}, fmt.Errorf("controller manager: %w", err)
 	}
 	return cluster.Component{Name: ControllerManagerName, Run: func(ctx context.Context, c *cluster.Cluster) error {
-		m, err := controllers.NewManager(controllers.ManagerOptions{Config: c.Config, Controllers: selection, Known: known})
+		m, err := controllers.NewManager(controllers.ManagerOptions{Config: c.Config, Controllers: selection, Known: known, ComponentConfig: cfg})
 		if err != nil {
 			return err
 		}

@@ -8,6 +8,7 @@ import (
 	"path/filepath"
 
 	"github.com/spf13/cobra"
+	"github.com/spf13/pflag"
 
 	"kubeloop/client"
 	"kubeloop/client/leaderelection"
@@ -17,9 +18,19 @@ import (
 )
 
 // allComponents is what `kubeloop up` runs beside the apiserver.
-func allComponents(nodes int, controllers []string) (cluster.Components, error) {
-	comps, err := full.Components(full.Options{Nodes: nodes, Controllers: controllers})
+func allComponents(nodes int, controllers []string, cfg controllers.ComponentConfig) (cluster.Components, error) {
+	comps, err := full.Components(full.Options{Nodes: nodes, Controllers: controllers, ComponentConfig: &cfg})
 	return cluster.Components{Extra: comps}, err
+}
+
+// addComponentConfigFlags registers the controllers' own flags, shared by
+// `kubeloop up` and `kubeloop controller-manager`, with Kubernetes' defaults.
+func addComponentConfigFlags(f *pflag.FlagSet, cfg *controllers.ComponentConfig) {
+	*cfg = controllers.DefaultComponentConfig()
+	f.DurationVar(&cfg.MinResyncPeriod, "min-resync-period", cfg.MinResyncPeriod,
+		"the informers resync after a random period between this and twice this (the tutorial uses 30s; 0 turns resyncs off)")
+	f.StringSliceVar(&cfg.LabelerNamespaces, "labeler-namespaces", nil,
+		"the namespaces whose ConfigMaps the labeler keeps labelled (comma-separated; empty means all)")
 }
 
 // componentCommands are the one-component-per-process commands. Each
@@ -59,6 +70,7 @@ func controllerManagerCommand() *cobra.Command {
 		leaderElect bool
 		metrics     string
 		lease       controllers.ManagerOptions
+		config      controllers.ComponentConfig
 	)
 	cmd := &cobra.Command{
 		Use:   "controller-manager",
@@ -71,6 +83,7 @@ func controllerManagerCommand() *cobra.Command {
 			}
 			opts := lease
 			opts.Config, opts.Controllers, opts.LeaderElect = cfg, selection, leaderElect
+			opts.ComponentConfig = &config
 			m, err := controllers.NewManager(opts)
 			if err != nil {
 				return err
@@ -87,7 +100,8 @@ func controllerManagerCommand() *cobra.Command {
 		},
 	}
 	cmd.Flags().StringVar(&kubeconfig, "kubeconfig", "", "kubeconfig of the apiserver (default $KUBECONFIG, else .kubeloop/kubeconfig)")
-	cmd.Flags().StringSliceVar(&selection, "controllers", []string{"*"}, `controllers to run: "*" for all, "name" to add, "-name" to remove`)
+	cmd.Flags().StringSliceVar(&selection, "controllers", []string{"*"}, `controllers to run: "*" for all, "name" to add, "-name" to remove (e.g. "*,-labeler")`)
+	addComponentConfigFlags(cmd.Flags(), &config)
 	cmd.Flags().BoolVar(&leaderElect, "leader-elect", false, "hold the kube-system/kube-controller-manager Lease; only the leader runs controllers")
 	cmd.Flags().StringVar(&metrics, "metrics-listen", "127.0.0.1:10257", "where to serve /metrics and /healthz (empty: nowhere)")
 	cmd.Flags().DurationVar(&lease.LeaseDuration, "leader-elect-lease-duration", leaderelection.DefaultLeaseDuration, "how long a lease lasts after its last renewal")

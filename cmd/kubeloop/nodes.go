@@ -4,12 +4,17 @@ import (
 	"github.com/spf13/cobra"
 
 	"kubeloop/client"
+	"kubeloop/client/leaderelection"
 	"kubeloop/kubelet"
 	"kubeloop/scheduler"
 )
 
 func schedulerCommand() *cobra.Command {
-	var kubeconfig string
+	var (
+		kubeconfig  string
+		leaderElect bool
+		lease       scheduler.LeaderElectionConfig
+	)
 	cmd := &cobra.Command{
 		Use:   "scheduler",
 		Short: "Run the scheduler against an apiserver",
@@ -23,10 +28,20 @@ func schedulerCommand() *cobra.Command {
 			if err != nil {
 				return err
 			}
+			if leaderElect {
+				return scheduler.RunWithLeaderElection(cmd.Context(), c, scheduler.Options{}, lease)
+			}
 			return scheduler.RunStandalone(cmd.Context(), c, scheduler.Options{})
 		},
 	}
-	cmd.Flags().StringVar(&kubeconfig, "kubeconfig", "", "kubeconfig of the apiserver (default $KUBECONFIG, else .kubeloop/kubeconfig)")
+	f := cmd.Flags()
+	f.StringVar(&kubeconfig, "kubeconfig", "", "kubeconfig of the apiserver (default $KUBECONFIG, else .kubeloop/kubeconfig)")
+	f.BoolVar(&leaderElect, "leader-elect", false, "hold the kube-system/kube-scheduler Lease; only the leader schedules")
+	f.DurationVar(&lease.LeaseDuration, "leader-elect-lease-duration", leaderelection.DefaultLeaseDuration, "how long a lease lasts after its last renewal")
+	f.DurationVar(&lease.RenewDeadline, "leader-elect-renew-deadline", leaderelection.DefaultRenewDeadline, "how long the leader keeps trying to renew before it gives up")
+	f.DurationVar(&lease.RetryPeriod, "leader-elect-retry-period", leaderelection.DefaultRetryPeriod, "how often candidates try to acquire or renew")
+	f.StringVar(&lease.Namespace, "leader-elect-resource-namespace", "kube-system", "the namespace of the lease")
+	f.StringVar(&lease.Name, "leader-elect-resource-name", "kube-scheduler", "the name of the lease")
 	return cmd
 }
 

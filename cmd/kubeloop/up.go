@@ -10,6 +10,7 @@ import (
 	"github.com/spf13/cobra"
 
 	"kubeloop/cluster"
+	"kubeloop/controllers"
 )
 
 type upFlags struct {
@@ -18,6 +19,7 @@ type upFlags struct {
 	nodes         int
 	controllers   []string
 	etcdEndpoints []string
+	config        controllers.ComponentConfig
 }
 
 func upCommand() *cobra.Command {
@@ -33,7 +35,8 @@ func upCommand() *cobra.Command {
 	cmd.Flags().StringVar(&f.dataDir, "data-dir", ".kubeloop", "where etcd's data and the kubeconfig live; restarting with the same dir keeps every object")
 	cmd.Flags().StringVar(&f.listen, "listen", "127.0.0.1:6443", "the apiserver's address")
 	cmd.Flags().IntVar(&f.nodes, "nodes", 3, "how many simulated nodes to run")
-	cmd.Flags().StringSliceVar(&f.controllers, "controllers", []string{"*"}, `controllers to run: "*" for the defaults, "name" to add one (e.g. "*,labeler"), "-name" to remove one`)
+	cmd.Flags().StringSliceVar(&f.controllers, "controllers", []string{"*"}, `controllers to run: "*" for all, "name" to add one, "-name" to remove one (e.g. "*,-labeler")`)
+	addComponentConfigFlags(cmd.Flags(), &f.config)
 	cmd.Flags().StringSliceVar(&f.etcdEndpoints, "etcd-endpoints", nil, "an external etcd cluster (comma-separated URLs); empty runs an embedded etcd")
 	return cmd
 }
@@ -43,7 +46,7 @@ func runUp(ctx context.Context, f upFlags) error {
 	if err != nil {
 		return err
 	}
-	comps, err := allComponents(f.nodes, f.controllers)
+	comps, err := allComponents(f.nodes, f.controllers, f.config)
 	if err != nil {
 		return err
 	}
