@@ -36,6 +36,7 @@ type Event struct {
 	// A second object the action involved, if any.
 	Related *ObjectReference `json:"related,omitempty" protobuf:"bytes,13,opt,name=related"`
 	// Name of the reporting controller, such as "kubernetes.io/kubelet".
+	// ---
 	// Not omitempty in Kubernetes: events from old clients carry "".
 	ReportingController string `json:"reportingComponent" protobuf:"bytes,14,opt,name=reportingComponent"`
 	// ID of the reporting controller instance, such as "kubelet-node1".

@@ -150,8 +150,10 @@ type NodeAddress struct {
 	Address string `json:"address" protobuf:"bytes,2,opt,name=address"`
 }
 
-// NodeSystemInfo describes the node's software. None of the fields is
-// omitempty in Kubernetes, so an empty nodeInfo still prints every key.
+// NodeSystemInfo describes the node's software.
+// ---
+// None of the fields is omitempty in Kubernetes, so an empty nodeInfo
+// still prints every key.
 type NodeSystemInfo struct {
 	// The machine-id of the host (see machine-id(5)); the preferred unique ID.
 	MachineID string `json:"machineID" protobuf:"bytes,1,opt,name=machineID"`

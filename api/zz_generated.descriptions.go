@@ -478,7 +478,7 @@ func typeDocs() map[string]typeDoc {
 				"Series":              "Counts a repeating event; nil for a one-off.",
 				"Action":              "What the reporter did or failed to do to the object, such as \"Binding\".",
 				"Related":             "A second object the action involved, if any.",
-				"ReportingController": "Name of the reporting controller, such as \"kubernetes.io/kubelet\". Not omitempty in Kubernetes: events from old clients carry \"\".",
+				"ReportingController": "Name of the reporting controller, such as \"kubernetes.io/kubelet\".",
 				"ReportingInstance":   "ID of the reporting controller instance, such as \"kubelet-node1\".",
 			},
 		},
@@ -1063,7 +1063,7 @@ func typeDocs() map[string]typeDoc {
 			},
 		},
 		"NodeSystemInfo": {
-			doc: "NodeSystemInfo describes the node's software. None of the fields is omitempty in Kubernetes, so an empty nodeInfo still prints every key.",
+			doc: "NodeSystemInfo describes the node's software.",
 			fields: map[string]string{
 				"MachineID":               "The machine-id of the host (see machine-id(5)); the preferred unique ID.",
 				"SystemUUID":              "The hardware (SMBIOS) UUID of the host.",
