@@ -114,6 +114,15 @@ func (w *strictWalker) value(tok json.Token, t reflect.Type, path string) error 
 	if t == reflect.TypeFor[json.RawMessage]() || t == reflect.TypeFor[FieldsV1]() {
 		return w.skip(tok) // any JSON is valid here
 	}
+	// A CRD schema's either-or types (customresourcedefinition_json.go)
+	// are walked as the type their shape decodes into.
+	if shaped, ok := shapedType(t); ok {
+		alt := shaped.jsonShapeOf(firstByteOfToken(tok))
+		if alt == nil {
+			return w.typeError(path, shaped.jsonShapeName(), tok)
+		}
+		return w.value(tok, alt, path)
+	}
 	if reflect.PointerTo(t).Implements(reflect.TypeFor[json.Unmarshaler]()) {
 		return w.custom(tok, t, path)
 	}

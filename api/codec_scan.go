@@ -60,7 +60,8 @@ func (s *keyScanner) visit(t reflect.Type) {
 // linearly: cheaper to build than a map, and as quick to search for
 // structs of a few dozen fields.
 type scanType struct {
-	custom bool // has its own UnmarshalJSON
+	custom bool       // has its own UnmarshalJSON
+	shaped jsonShaped // one of several shapes (customresourcedefinition_json.go)
 	fields []scanField
 }
 
@@ -119,6 +120,11 @@ func (s *keyScanner) value(t reflect.Type) bool {
 	}
 	c := s.peek()
 	st := s.typeInfo(t)
+	if st.shaped != nil {
+		// A CRD schema's either-or types: check the shape's type.
+		alt := st.shaped.jsonShapeOf(c)
+		return alt != nil && s.value(alt)
+	}
 	if st.custom {
 		// Time, Quantity: a scalar their UnmarshalJSON will judge.
 		return c != '{' && c != '[' && s.skipValue()
@@ -308,6 +314,7 @@ func (s *keyScanner) typeInfo(t reflect.Type) *scanType {
 		return st
 	}
 	st := &scanType{custom: reflect.PointerTo(t).Implements(reflect.TypeFor[json.Unmarshaler]())}
+	st.shaped, _ = shapedType(t)
 	if s.types == nil {
 		s.types = map[reflect.Type]*scanType{}
 	}

@@ -23,10 +23,23 @@ type filler struct {
 	n      int
 	length int
 	seen   map[string]bool // names of this package's types it filled
+	// open counts, per struct type, how many of its values are being
+	// filled further up: a recursive type (a CRD's JSONSchemaProps holds
+	// JSONSchemaProps) is filled two levels deep, then left nil.
+	open map[reflect.Type]int
 }
 
 func newFiller(t *testing.T, length int) *filler {
-	return &filler{t: t, length: length, seen: map[string]bool{}}
+	return &filler{t: t, length: length, seen: map[string]bool{}, open: map[reflect.Type]int{}}
+}
+
+// recursesTooDeep reports whether a pointer, slice or map of type typ
+// leads back into a struct type already filled twice on the way here.
+func (f *filler) recursesTooDeep(typ reflect.Type) bool {
+	for typ.Kind() == reflect.Pointer || typ.Kind() == reflect.Slice || typ.Kind() == reflect.Map {
+		typ = typ.Elem()
+	}
+	return f.open[typ] >= 2
 }
 
 func (f *filler) fill(v reflect.Value) {
@@ -46,12 +59,19 @@ func (f *filler) fill(v reflect.Value) {
 		v.Set(reflect.ValueOf(cm))
 		return
 	}
+	if v.Kind() == reflect.Pointer || v.Kind() == reflect.Slice || v.Kind() == reflect.Map {
+		if f.recursesTooDeep(typ) {
+			return
+		}
+	}
 	switch v.Kind() {
 	case reflect.Struct:
+		f.open[typ]++
 		for i := 0; i < v.NumField(); i++ {
 			require.True(f.t, typ.Field(i).IsExported(), "unexported field %s.%s", typ, typ.Field(i).Name)
 			f.fill(v.Field(i))
 		}
+		f.open[typ]--
 	case reflect.Pointer:
 		p := reflect.New(typ.Elem())
 		f.fill(p.Elem())
@@ -106,6 +126,9 @@ func mutate(t *testing.T, v reflect.Value) {
 			mutate(t, v.Elem())
 		}
 	case reflect.Map:
+		if v.IsNil() {
+			return // left unfilled below a recursive type's depth limit
+		}
 		for _, k := range v.MapKeys() {
 			e := reflect.New(v.Type().Elem()).Elem()
 			e.Set(v.MapIndex(k))
@@ -164,6 +187,9 @@ func deepCopyTargets() map[string]func() any {
 		"SecretList":         func() any { return &SecretList{} },
 		"ServiceAccount":     func() any { return &ServiceAccount{} },
 		"ServiceAccountList": func() any { return &ServiceAccountList{} },
+		// apiextensions.k8s.io, declared before it is served.
+		"CustomResourceDefinition":     func() any { return &CustomResourceDefinition{} },
+		"CustomResourceDefinitionList": func() any { return &CustomResourceDefinitionList{} },
 	}
 	for _, info := range Builtin().All() {
 		targets[info.Kind] = func() any { return info.New() }

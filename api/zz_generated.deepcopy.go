@@ -793,6 +793,272 @@ func (in *ContainerUser) DeepCopy() *ContainerUser {
 }
 
 // DeepCopyInto copies in into out; the two share no memory. in must not be nil.
+func (in *CustomResourceColumnDefinition) DeepCopyInto(out *CustomResourceColumnDefinition) {
+	*out = *in
+}
+
+// DeepCopy returns a copy of in that shares no memory with it, or nil for nil.
+func (in *CustomResourceColumnDefinition) DeepCopy() *CustomResourceColumnDefinition {
+	if in == nil {
+		return nil
+	}
+	out := new(CustomResourceColumnDefinition)
+	in.DeepCopyInto(out)
+	return out
+}
+
+// DeepCopyInto copies in into out; the two share no memory. in must not be nil.
+func (in *CustomResourceConversion) DeepCopyInto(out *CustomResourceConversion) {
+	*out = *in
+	if in.Webhook != nil {
+		out.Webhook = new(WebhookConversion)
+		in.Webhook.DeepCopyInto(out.Webhook)
+	}
+}
+
+// DeepCopy returns a copy of in that shares no memory with it, or nil for nil.
+func (in *CustomResourceConversion) DeepCopy() *CustomResourceConversion {
+	if in == nil {
+		return nil
+	}
+	out := new(CustomResourceConversion)
+	in.DeepCopyInto(out)
+	return out
+}
+
+// DeepCopyInto copies in into out; the two share no memory. in must not be nil.
+func (in *CustomResourceDefinition) DeepCopyInto(out *CustomResourceDefinition) {
+	*out = *in
+	in.ObjectMeta.DeepCopyInto(&out.ObjectMeta)
+	in.Spec.DeepCopyInto(&out.Spec)
+	in.Status.DeepCopyInto(&out.Status)
+}
+
+// DeepCopy returns a copy of in that shares no memory with it, or nil for nil.
+func (in *CustomResourceDefinition) DeepCopy() *CustomResourceDefinition {
+	if in == nil {
+		return nil
+	}
+	out := new(CustomResourceDefinition)
+	in.DeepCopyInto(out)
+	return out
+}
+
+// DeepCopyObject copies the CustomResourceDefinition as an Object.
+func (in *CustomResourceDefinition) DeepCopyObject() Object {
+	if c := in.DeepCopy(); c != nil {
+		return c
+	}
+	return nil
+}
+
+// DeepCopyInto copies in into out; the two share no memory. in must not be nil.
+func (in *CustomResourceDefinitionCondition) DeepCopyInto(out *CustomResourceDefinitionCondition) {
+	*out = *in
+}
+
+// DeepCopy returns a copy of in that shares no memory with it, or nil for nil.
+func (in *CustomResourceDefinitionCondition) DeepCopy() *CustomResourceDefinitionCondition {
+	if in == nil {
+		return nil
+	}
+	out := new(CustomResourceDefinitionCondition)
+	in.DeepCopyInto(out)
+	return out
+}
+
+// DeepCopyInto copies in into out; the two share no memory. in must not be nil.
+func (in *CustomResourceDefinitionNames) DeepCopyInto(out *CustomResourceDefinitionNames) {
+	*out = *in
+	if in.ShortNames != nil {
+		in, out := &in.ShortNames, &out.ShortNames
+		*out = make([]string, len(*in))
+		copy(*out, *in)
+	}
+	if in.Categories != nil {
+		in, out := &in.Categories, &out.Categories
+		*out = make([]string, len(*in))
+		copy(*out, *in)
+	}
+}
+
+// DeepCopy returns a copy of in that shares no memory with it, or nil for nil.
+func (in *CustomResourceDefinitionNames) DeepCopy() *CustomResourceDefinitionNames {
+	if in == nil {
+		return nil
+	}
+	out := new(CustomResourceDefinitionNames)
+	in.DeepCopyInto(out)
+	return out
+}
+
+// DeepCopyInto copies in into out; the two share no memory. in must not be nil.
+func (in *CustomResourceDefinitionSpec) DeepCopyInto(out *CustomResourceDefinitionSpec) {
+	*out = *in
+	in.Names.DeepCopyInto(&out.Names)
+	if in.Versions != nil {
+		in, out := &in.Versions, &out.Versions
+		*out = make([]CustomResourceDefinitionVersion, len(*in))
+		for i := range *in {
+			(*in)[i].DeepCopyInto(&(*out)[i])
+		}
+	}
+	if in.Conversion != nil {
+		out.Conversion = new(CustomResourceConversion)
+		in.Conversion.DeepCopyInto(out.Conversion)
+	}
+}
+
+// DeepCopy returns a copy of in that shares no memory with it, or nil for nil.
+func (in *CustomResourceDefinitionSpec) DeepCopy() *CustomResourceDefinitionSpec {
+	if in == nil {
+		return nil
+	}
+	out := new(CustomResourceDefinitionSpec)
+	in.DeepCopyInto(out)
+	return out
+}
+
+// DeepCopyInto copies in into out; the two share no memory. in must not be nil.
+func (in *CustomResourceDefinitionStatus) DeepCopyInto(out *CustomResourceDefinitionStatus) {
+	*out = *in
+	if in.Conditions != nil {
+		in, out := &in.Conditions, &out.Conditions
+		*out = make([]CustomResourceDefinitionCondition, len(*in))
+		copy(*out, *in)
+	}
+	in.AcceptedNames.DeepCopyInto(&out.AcceptedNames)
+	if in.StoredVersions != nil {
+		in, out := &in.StoredVersions, &out.StoredVersions
+		*out = make([]string, len(*in))
+		copy(*out, *in)
+	}
+}
+
+// DeepCopy returns a copy of in that shares no memory with it, or nil for nil.
+func (in *CustomResourceDefinitionStatus) DeepCopy() *CustomResourceDefinitionStatus {
+	if in == nil {
+		return nil
+	}
+	out := new(CustomResourceDefinitionStatus)
+	in.DeepCopyInto(out)
+	return out
+}
+
+// DeepCopyInto copies in into out; the two share no memory. in must not be nil.
+func (in *CustomResourceDefinitionVersion) DeepCopyInto(out *CustomResourceDefinitionVersion) {
+	*out = *in
+	if in.DeprecationWarning != nil {
+		out.DeprecationWarning = new(string)
+		*out.DeprecationWarning = *in.DeprecationWarning
+	}
+	if in.Schema != nil {
+		out.Schema = new(CustomResourceValidation)
+		in.Schema.DeepCopyInto(out.Schema)
+	}
+	if in.Subresources != nil {
+		out.Subresources = new(CustomResourceSubresources)
+		in.Subresources.DeepCopyInto(out.Subresources)
+	}
+	if in.AdditionalPrinterColumns != nil {
+		in, out := &in.AdditionalPrinterColumns, &out.AdditionalPrinterColumns
+		*out = make([]CustomResourceColumnDefinition, len(*in))
+		copy(*out, *in)
+	}
+	if in.SelectableFields != nil {
+		in, out := &in.SelectableFields, &out.SelectableFields
+		*out = make([]SelectableField, len(*in))
+		copy(*out, *in)
+	}
+}
+
+// DeepCopy returns a copy of in that shares no memory with it, or nil for nil.
+func (in *CustomResourceDefinitionVersion) DeepCopy() *CustomResourceDefinitionVersion {
+	if in == nil {
+		return nil
+	}
+	out := new(CustomResourceDefinitionVersion)
+	in.DeepCopyInto(out)
+	return out
+}
+
+// DeepCopyInto copies in into out; the two share no memory. in must not be nil.
+func (in *CustomResourceSubresourceScale) DeepCopyInto(out *CustomResourceSubresourceScale) {
+	*out = *in
+	if in.LabelSelectorPath != nil {
+		out.LabelSelectorPath = new(string)
+		*out.LabelSelectorPath = *in.LabelSelectorPath
+	}
+}
+
+// DeepCopy returns a copy of in that shares no memory with it, or nil for nil.
+func (in *CustomResourceSubresourceScale) DeepCopy() *CustomResourceSubresourceScale {
+	if in == nil {
+		return nil
+	}
+	out := new(CustomResourceSubresourceScale)
+	in.DeepCopyInto(out)
+	return out
+}
+
+// DeepCopyInto copies in into out; the two share no memory. in must not be nil.
+func (in *CustomResourceSubresourceStatus) DeepCopyInto(out *CustomResourceSubresourceStatus) {
+	*out = *in
+}
+
+// DeepCopy returns a copy of in that shares no memory with it, or nil for nil.
+func (in *CustomResourceSubresourceStatus) DeepCopy() *CustomResourceSubresourceStatus {
+	if in == nil {
+		return nil
+	}
+	out := new(CustomResourceSubresourceStatus)
+	in.DeepCopyInto(out)
+	return out
+}
+
+// DeepCopyInto copies in into out; the two share no memory. in must not be nil.
+func (in *CustomResourceSubresources) DeepCopyInto(out *CustomResourceSubresources) {
+	*out = *in
+	if in.Status != nil {
+		out.Status = new(CustomResourceSubresourceStatus)
+		*out.Status = *in.Status
+	}
+	if in.Scale != nil {
+		out.Scale = new(CustomResourceSubresourceScale)
+		in.Scale.DeepCopyInto(out.Scale)
+	}
+}
+
+// DeepCopy returns a copy of in that shares no memory with it, or nil for nil.
+func (in *CustomResourceSubresources) DeepCopy() *CustomResourceSubresources {
+	if in == nil {
+		return nil
+	}
+	out := new(CustomResourceSubresources)
+	in.DeepCopyInto(out)
+	return out
+}
+
+// DeepCopyInto copies in into out; the two share no memory. in must not be nil.
+func (in *CustomResourceValidation) DeepCopyInto(out *CustomResourceValidation) {
+	*out = *in
+	if in.OpenAPIV3Schema != nil {
+		out.OpenAPIV3Schema = new(JSONSchemaProps)
+		in.OpenAPIV3Schema.DeepCopyInto(out.OpenAPIV3Schema)
+	}
+}
+
+// DeepCopy returns a copy of in that shares no memory with it, or nil for nil.
+func (in *CustomResourceValidation) DeepCopy() *CustomResourceValidation {
+	if in == nil {
+		return nil
+	}
+	out := new(CustomResourceValidation)
+	in.DeepCopyInto(out)
+	return out
+}
+
+// DeepCopyInto copies in into out; the two share no memory. in must not be nil.
 func (in *DaemonEndpoint) DeepCopyInto(out *DaemonEndpoint) {
 	*out = *in
 }
@@ -1381,6 +1647,21 @@ func (in *ExecAction) DeepCopy() *ExecAction {
 }
 
 // DeepCopyInto copies in into out; the two share no memory. in must not be nil.
+func (in *ExternalDocumentation) DeepCopyInto(out *ExternalDocumentation) {
+	*out = *in
+}
+
+// DeepCopy returns a copy of in that shares no memory with it, or nil for nil.
+func (in *ExternalDocumentation) DeepCopy() *ExternalDocumentation {
+	if in == nil {
+		return nil
+	}
+	out := new(ExternalDocumentation)
+	in.DeepCopyInto(out)
+	return out
+}
+
+// DeepCopyInto copies in into out; the two share no memory. in must not be nil.
 func (in *FCVolumeSource) DeepCopyInto(out *FCVolumeSource) {
 	*out = *in
 	if in.TargetWWNs != nil {
@@ -1766,6 +2047,313 @@ func (in *IntOrString) DeepCopy() *IntOrString {
 		return nil
 	}
 	out := new(IntOrString)
+	in.DeepCopyInto(out)
+	return out
+}
+
+// DeepCopyInto copies in into out; the two share no memory. in must not be nil.
+func (in *JSON) DeepCopyInto(out *JSON) {
+	*out = *in
+	if in.Raw != nil {
+		in, out := &in.Raw, &out.Raw
+		*out = make([]byte, len(*in))
+		copy(*out, *in)
+	}
+}
+
+// DeepCopy returns a copy of in that shares no memory with it, or nil for nil.
+func (in *JSON) DeepCopy() *JSON {
+	if in == nil {
+		return nil
+	}
+	out := new(JSON)
+	in.DeepCopyInto(out)
+	return out
+}
+
+// DeepCopyInto copies in into out; the two share no memory.
+func (in JSONSchemaDefinitions) DeepCopyInto(out *JSONSchemaDefinitions) {
+	*out = in
+	if in != nil {
+		in, out := &in, out
+		*out = make(JSONSchemaDefinitions, len(*in))
+		for key, val := range *in {
+			outVal := val
+			val.DeepCopyInto(&outVal)
+			(*out)[key] = outVal
+		}
+	}
+}
+
+// DeepCopy returns a copy of in that shares no memory with it; nil stays nil.
+func (in JSONSchemaDefinitions) DeepCopy() JSONSchemaDefinitions {
+	var out JSONSchemaDefinitions
+	in.DeepCopyInto(&out)
+	return out
+}
+
+// DeepCopyInto copies in into out; the two share no memory.
+func (in JSONSchemaDependencies) DeepCopyInto(out *JSONSchemaDependencies) {
+	*out = in
+	if in != nil {
+		in, out := &in, out
+		*out = make(JSONSchemaDependencies, len(*in))
+		for key, val := range *in {
+			outVal := val
+			val.DeepCopyInto(&outVal)
+			(*out)[key] = outVal
+		}
+	}
+}
+
+// DeepCopy returns a copy of in that shares no memory with it; nil stays nil.
+func (in JSONSchemaDependencies) DeepCopy() JSONSchemaDependencies {
+	var out JSONSchemaDependencies
+	in.DeepCopyInto(&out)
+	return out
+}
+
+// DeepCopyInto copies in into out; the two share no memory. in must not be nil.
+func (in *JSONSchemaProps) DeepCopyInto(out *JSONSchemaProps) {
+	*out = *in
+	if in.Ref != nil {
+		out.Ref = new(string)
+		*out.Ref = *in.Ref
+	}
+	if in.Default != nil {
+		out.Default = new(JSON)
+		in.Default.DeepCopyInto(out.Default)
+	}
+	if in.Maximum != nil {
+		out.Maximum = new(float64)
+		*out.Maximum = *in.Maximum
+	}
+	if in.Minimum != nil {
+		out.Minimum = new(float64)
+		*out.Minimum = *in.Minimum
+	}
+	if in.MaxLength != nil {
+		out.MaxLength = new(int64)
+		*out.MaxLength = *in.MaxLength
+	}
+	if in.MinLength != nil {
+		out.MinLength = new(int64)
+		*out.MinLength = *in.MinLength
+	}
+	if in.MaxItems != nil {
+		out.MaxItems = new(int64)
+		*out.MaxItems = *in.MaxItems
+	}
+	if in.MinItems != nil {
+		out.MinItems = new(int64)
+		*out.MinItems = *in.MinItems
+	}
+	if in.MultipleOf != nil {
+		out.MultipleOf = new(float64)
+		*out.MultipleOf = *in.MultipleOf
+	}
+	if in.Enum != nil {
+		in, out := &in.Enum, &out.Enum
+		*out = make([]JSON, len(*in))
+		for i := range *in {
+			(*in)[i].DeepCopyInto(&(*out)[i])
+		}
+	}
+	if in.MaxProperties != nil {
+		out.MaxProperties = new(int64)
+		*out.MaxProperties = *in.MaxProperties
+	}
+	if in.MinProperties != nil {
+		out.MinProperties = new(int64)
+		*out.MinProperties = *in.MinProperties
+	}
+	if in.Required != nil {
+		in, out := &in.Required, &out.Required
+		*out = make([]string, len(*in))
+		copy(*out, *in)
+	}
+	if in.Items != nil {
+		out.Items = new(JSONSchemaPropsOrArray)
+		in.Items.DeepCopyInto(out.Items)
+	}
+	if in.AllOf != nil {
+		in, out := &in.AllOf, &out.AllOf
+		*out = make([]JSONSchemaProps, len(*in))
+		for i := range *in {
+			(*in)[i].DeepCopyInto(&(*out)[i])
+		}
+	}
+	if in.OneOf != nil {
+		in, out := &in.OneOf, &out.OneOf
+		*out = make([]JSONSchemaProps, len(*in))
+		for i := range *in {
+			(*in)[i].DeepCopyInto(&(*out)[i])
+		}
+	}
+	if in.AnyOf != nil {
+		in, out := &in.AnyOf, &out.AnyOf
+		*out = make([]JSONSchemaProps, len(*in))
+		for i := range *in {
+			(*in)[i].DeepCopyInto(&(*out)[i])
+		}
+	}
+	if in.Not != nil {
+		out.Not = new(JSONSchemaProps)
+		in.Not.DeepCopyInto(out.Not)
+	}
+	if in.Properties != nil {
+		in, out := &in.Properties, &out.Properties
+		*out = make(map[string]JSONSchemaProps, len(*in))
+		for key, val := range *in {
+			outVal := val
+			val.DeepCopyInto(&outVal)
+			(*out)[key] = outVal
+		}
+	}
+	if in.AdditionalProperties != nil {
+		out.AdditionalProperties = new(JSONSchemaPropsOrBool)
+		in.AdditionalProperties.DeepCopyInto(out.AdditionalProperties)
+	}
+	if in.PatternProperties != nil {
+		in, out := &in.PatternProperties, &out.PatternProperties
+		*out = make(map[string]JSONSchemaProps, len(*in))
+		for key, val := range *in {
+			outVal := val
+			val.DeepCopyInto(&outVal)
+			(*out)[key] = outVal
+		}
+	}
+	if in.Dependencies != nil {
+		in, out := &in.Dependencies, &out.Dependencies
+		*out = make(JSONSchemaDependencies, len(*in))
+		for key, val := range *in {
+			outVal := val
+			val.DeepCopyInto(&outVal)
+			(*out)[key] = outVal
+		}
+	}
+	if in.AdditionalItems != nil {
+		out.AdditionalItems = new(JSONSchemaPropsOrBool)
+		in.AdditionalItems.DeepCopyInto(out.AdditionalItems)
+	}
+	if in.Definitions != nil {
+		in, out := &in.Definitions, &out.Definitions
+		*out = make(JSONSchemaDefinitions, len(*in))
+		for key, val := range *in {
+			outVal := val
+			val.DeepCopyInto(&outVal)
+			(*out)[key] = outVal
+		}
+	}
+	if in.ExternalDocs != nil {
+		out.ExternalDocs = new(ExternalDocumentation)
+		*out.ExternalDocs = *in.ExternalDocs
+	}
+	if in.Example != nil {
+		out.Example = new(JSON)
+		in.Example.DeepCopyInto(out.Example)
+	}
+	if in.XPreserveUnknownFields != nil {
+		out.XPreserveUnknownFields = new(bool)
+		*out.XPreserveUnknownFields = *in.XPreserveUnknownFields
+	}
+	if in.XListMapKeys != nil {
+		in, out := &in.XListMapKeys, &out.XListMapKeys
+		*out = make([]string, len(*in))
+		copy(*out, *in)
+	}
+	if in.XListType != nil {
+		out.XListType = new(string)
+		*out.XListType = *in.XListType
+	}
+	if in.XMapType != nil {
+		out.XMapType = new(string)
+		*out.XMapType = *in.XMapType
+	}
+	if in.XValidations != nil {
+		in, out := &in.XValidations, &out.XValidations
+		*out = make(ValidationRules, len(*in))
+		for i := range *in {
+			(*in)[i].DeepCopyInto(&(*out)[i])
+		}
+	}
+}
+
+// DeepCopy returns a copy of in that shares no memory with it, or nil for nil.
+func (in *JSONSchemaProps) DeepCopy() *JSONSchemaProps {
+	if in == nil {
+		return nil
+	}
+	out := new(JSONSchemaProps)
+	in.DeepCopyInto(out)
+	return out
+}
+
+// DeepCopyInto copies in into out; the two share no memory. in must not be nil.
+func (in *JSONSchemaPropsOrArray) DeepCopyInto(out *JSONSchemaPropsOrArray) {
+	*out = *in
+	if in.Schema != nil {
+		out.Schema = new(JSONSchemaProps)
+		in.Schema.DeepCopyInto(out.Schema)
+	}
+	if in.JSONSchemas != nil {
+		in, out := &in.JSONSchemas, &out.JSONSchemas
+		*out = make([]JSONSchemaProps, len(*in))
+		for i := range *in {
+			(*in)[i].DeepCopyInto(&(*out)[i])
+		}
+	}
+}
+
+// DeepCopy returns a copy of in that shares no memory with it, or nil for nil.
+func (in *JSONSchemaPropsOrArray) DeepCopy() *JSONSchemaPropsOrArray {
+	if in == nil {
+		return nil
+	}
+	out := new(JSONSchemaPropsOrArray)
+	in.DeepCopyInto(out)
+	return out
+}
+
+// DeepCopyInto copies in into out; the two share no memory. in must not be nil.
+func (in *JSONSchemaPropsOrBool) DeepCopyInto(out *JSONSchemaPropsOrBool) {
+	*out = *in
+	if in.Schema != nil {
+		out.Schema = new(JSONSchemaProps)
+		in.Schema.DeepCopyInto(out.Schema)
+	}
+}
+
+// DeepCopy returns a copy of in that shares no memory with it, or nil for nil.
+func (in *JSONSchemaPropsOrBool) DeepCopy() *JSONSchemaPropsOrBool {
+	if in == nil {
+		return nil
+	}
+	out := new(JSONSchemaPropsOrBool)
+	in.DeepCopyInto(out)
+	return out
+}
+
+// DeepCopyInto copies in into out; the two share no memory. in must not be nil.
+func (in *JSONSchemaPropsOrStringArray) DeepCopyInto(out *JSONSchemaPropsOrStringArray) {
+	*out = *in
+	if in.Schema != nil {
+		out.Schema = new(JSONSchemaProps)
+		in.Schema.DeepCopyInto(out.Schema)
+	}
+	if in.Property != nil {
+		in, out := &in.Property, &out.Property
+		*out = make([]string, len(*in))
+		copy(*out, *in)
+	}
+}
+
+// DeepCopy returns a copy of in that shares no memory with it, or nil for nil.
+func (in *JSONSchemaPropsOrStringArray) DeepCopy() *JSONSchemaPropsOrStringArray {
+	if in == nil {
+		return nil
+	}
+	out := new(JSONSchemaPropsOrStringArray)
 	in.DeepCopyInto(out)
 	return out
 }
@@ -4725,6 +5313,21 @@ func (in *SecurityContext) DeepCopy() *SecurityContext {
 }
 
 // DeepCopyInto copies in into out; the two share no memory. in must not be nil.
+func (in *SelectableField) DeepCopyInto(out *SelectableField) {
+	*out = *in
+}
+
+// DeepCopy returns a copy of in that shares no memory with it, or nil for nil.
+func (in *SelectableField) DeepCopy() *SelectableField {
+	if in == nil {
+		return nil
+	}
+	out := new(SelectableField)
+	in.DeepCopyInto(out)
+	return out
+}
+
+// DeepCopyInto copies in into out; the two share no memory. in must not be nil.
 func (in *ServiceAccount) DeepCopyInto(out *ServiceAccount) {
 	*out = *in
 	in.ObjectMeta.DeepCopyInto(&out.ObjectMeta)
@@ -4781,6 +5384,29 @@ func (in *ServiceAccountTokenProjection) DeepCopy() *ServiceAccountTokenProjecti
 		return nil
 	}
 	out := new(ServiceAccountTokenProjection)
+	in.DeepCopyInto(out)
+	return out
+}
+
+// DeepCopyInto copies in into out; the two share no memory. in must not be nil.
+func (in *ServiceReference) DeepCopyInto(out *ServiceReference) {
+	*out = *in
+	if in.Path != nil {
+		out.Path = new(string)
+		*out.Path = *in.Path
+	}
+	if in.Port != nil {
+		out.Port = new(int32)
+		*out.Port = *in.Port
+	}
+}
+
+// DeepCopy returns a copy of in that shares no memory with it, or nil for nil.
+func (in *ServiceReference) DeepCopy() *ServiceReference {
+	if in == nil {
+		return nil
+	}
+	out := new(ServiceReference)
 	in.DeepCopyInto(out)
 	return out
 }
@@ -5167,6 +5793,48 @@ func (in *UncountedTerminatedPods) DeepCopy() *UncountedTerminatedPods {
 }
 
 // DeepCopyInto copies in into out; the two share no memory. in must not be nil.
+func (in *ValidationRule) DeepCopyInto(out *ValidationRule) {
+	*out = *in
+	if in.Reason != nil {
+		out.Reason = new(FieldValueErrorReason)
+		*out.Reason = *in.Reason
+	}
+	if in.OptionalOldSelf != nil {
+		out.OptionalOldSelf = new(bool)
+		*out.OptionalOldSelf = *in.OptionalOldSelf
+	}
+}
+
+// DeepCopy returns a copy of in that shares no memory with it, or nil for nil.
+func (in *ValidationRule) DeepCopy() *ValidationRule {
+	if in == nil {
+		return nil
+	}
+	out := new(ValidationRule)
+	in.DeepCopyInto(out)
+	return out
+}
+
+// DeepCopyInto copies in into out; the two share no memory.
+func (in ValidationRules) DeepCopyInto(out *ValidationRules) {
+	*out = in
+	if in != nil {
+		in, out := &in, out
+		*out = make(ValidationRules, len(*in))
+		for i := range *in {
+			(*in)[i].DeepCopyInto(&(*out)[i])
+		}
+	}
+}
+
+// DeepCopy returns a copy of in that shares no memory with it; nil stays nil.
+func (in ValidationRules) DeepCopy() ValidationRules {
+	var out ValidationRules
+	in.DeepCopyInto(&out)
+	return out
+}
+
+// DeepCopyInto copies in into out; the two share no memory. in must not be nil.
 func (in *Volume) DeepCopyInto(out *Volume) {
 	*out = *in
 	in.VolumeSource.DeepCopyInto(&out.VolumeSource)
@@ -5514,6 +6182,58 @@ func (in *WatchEvent) DeepCopy() *WatchEvent {
 		return nil
 	}
 	out := new(WatchEvent)
+	in.DeepCopyInto(out)
+	return out
+}
+
+// DeepCopyInto copies in into out; the two share no memory. in must not be nil.
+func (in *WebhookClientConfig) DeepCopyInto(out *WebhookClientConfig) {
+	*out = *in
+	if in.URL != nil {
+		out.URL = new(string)
+		*out.URL = *in.URL
+	}
+	if in.Service != nil {
+		out.Service = new(ServiceReference)
+		in.Service.DeepCopyInto(out.Service)
+	}
+	if in.CABundle != nil {
+		in, out := &in.CABundle, &out.CABundle
+		*out = make([]byte, len(*in))
+		copy(*out, *in)
+	}
+}
+
+// DeepCopy returns a copy of in that shares no memory with it, or nil for nil.
+func (in *WebhookClientConfig) DeepCopy() *WebhookClientConfig {
+	if in == nil {
+		return nil
+	}
+	out := new(WebhookClientConfig)
+	in.DeepCopyInto(out)
+	return out
+}
+
+// DeepCopyInto copies in into out; the two share no memory. in must not be nil.
+func (in *WebhookConversion) DeepCopyInto(out *WebhookConversion) {
+	*out = *in
+	if in.ClientConfig != nil {
+		out.ClientConfig = new(WebhookClientConfig)
+		in.ClientConfig.DeepCopyInto(out.ClientConfig)
+	}
+	if in.ConversionReviewVersions != nil {
+		in, out := &in.ConversionReviewVersions, &out.ConversionReviewVersions
+		*out = make([]string, len(*in))
+		copy(*out, *in)
+	}
+}
+
+// DeepCopy returns a copy of in that shares no memory with it, or nil for nil.
+func (in *WebhookConversion) DeepCopy() *WebhookConversion {
+	if in == nil {
+		return nil
+	}
+	out := new(WebhookConversion)
 	in.DeepCopyInto(out)
 	return out
 }

@@ -1,0 +1,99 @@
+package conformance
+
+import (
+	"encoding/json"
+	"os"
+	"reflect"
+	"strings"
+	"testing"
+
+	"github.com/stretchr/testify/assert"
+	"github.com/stretchr/testify/require"
+	apiextensionsv1 "k8s.io/apiextensions-apiserver/pkg/apis/apiextensions/v1"
+	"sigs.k8s.io/yaml"
+
+	"kubeloop/api"
+)
+
+// CustomResourceDefinitions are not served yet, but their types are
+// declared (api/customresourcedefinition*.go). These tests hold them to
+// apiextensions-apiserver's: the same JSON for the same CRD, and the same
+// protobuf field numbers for every field.
+
+func TestCustomResourceDefinitionJSONMatchesKubernetes(t *testing.T) {
+	y, err := os.ReadFile("../api/testdata/apiextensions/customresourcedefinition.yaml")
+	require.NoError(t, err)
+	in, err := yaml.YAMLToJSON(y)
+	require.NoError(t, err)
+
+	var theirs apiextensionsv1.CustomResourceDefinition
+	require.NoError(t, yaml.UnmarshalStrict(y, &theirs), "the fixture is a valid Kubernetes CRD")
+	want, err := json.Marshal(&theirs)
+	require.NoError(t, err)
+
+	var ours api.CustomResourceDefinition
+	unknown, _, err := api.DecodeStrict(in, &ours)
+	require.NoError(t, err)
+	assert.Empty(t, unknown)
+	got, err := json.Marshal(&ours)
+	require.NoError(t, err)
+	assert.Equal(t, string(want), string(got))
+
+	// And Kubernetes reads kubeloop's bytes into the same object.
+	var back apiextensionsv1.CustomResourceDefinition
+	require.NoError(t, json.Unmarshal(got, &back))
+	assert.Equal(t, theirs, back)
+}
+
+func TestCustomResourceDefinitionEmptyJSONMatchesKubernetes(t *testing.T) {
+	want, err := json.Marshal(&apiextensionsv1.CustomResourceDefinition{})
+	require.NoError(t, err)
+	got, err := json.Marshal(&api.CustomResourceDefinition{})
+	require.NoError(t, err)
+	assert.Equal(t, string(want), string(got))
+}
+
+// The protobuf codec derives wire types from Go types, so only the field
+// numbers (and the field set) need to agree; a field kubeloop lacks or
+// numbers differently fails here by its path.
+func TestCustomResourceDefinitionProtobufFieldNumbersMatchKubernetes(t *testing.T) {
+	seen := map[reflect.Type]bool{}
+	var walk func(theirs, ours reflect.Type, path string)
+	walk = func(theirs, ours reflect.Type, path string) {
+		for theirs.Kind() == reflect.Pointer || theirs.Kind() == reflect.Slice || theirs.Kind() == reflect.Map {
+			theirs, ours = theirs.Elem(), ours.Elem()
+		}
+		if theirs.Kind() != reflect.Struct || seen[theirs] || !strings.Contains(theirs.PkgPath(), "apiextensions") {
+			return
+		}
+		seen[theirs] = true
+		for i := range theirs.NumField() {
+			tf := theirs.Field(i)
+			tag, ok := tf.Tag.Lookup("protobuf")
+			if !ok {
+				continue
+			}
+			of, found := ours.FieldByName(tf.Name)
+			if !assert.True(t, found, "%s.%s is missing", path, tf.Name) {
+				continue
+			}
+			assert.Equal(t, protoNumberAndName(tag), protoNumberAndName(of.Tag.Get("protobuf")), "%s.%s", path, tf.Name)
+			assert.Equal(t, tf.Tag.Get("json"), of.Tag.Get("json"), "%s.%s", path, tf.Name)
+			walk(tf.Type, of.Type, path+"."+tf.Name)
+		}
+	}
+	walk(reflect.TypeFor[apiextensionsv1.CustomResourceDefinition](), reflect.TypeFor[api.CustomResourceDefinition](), "CustomResourceDefinition")
+	assert.Greater(t, len(seen), 20, "the walk reached the schema types")
+}
+
+// protoNumberAndName is a protobuf tag without its wire type and
+// cardinality, which k8s.io's tags do not always state right.
+func protoNumberAndName(tag string) string {
+	var keep []string
+	for i, p := range strings.Split(tag, ",") {
+		if i == 1 || strings.HasPrefix(p, "name=") {
+			keep = append(keep, p)
+		}
+	}
+	return strings.Join(keep, ",")
+}
