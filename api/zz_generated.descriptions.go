@@ -330,8 +330,124 @@ func typeDocs() map[string]typeDoc {
 				"Linux": "Identity on Linux.",
 			},
 		},
+		"ConversionStrategyType": {
+			doc: "ConversionStrategyType is how objects are converted between versions.",
+		},
 		"CoordinatedLeaseStrategy": {
 			doc: "CoordinatedLeaseStrategy is how coordinated leader election picks a lease's holder among candidates; the only value is \"OldestEmulationVersion\".",
+		},
+		"CustomResourceColumnDefinition": {
+			doc: "CustomResourceColumnDefinition is one column of Table output.",
+			fields: map[string]string{
+				"Name":        "The header.",
+				"Type":        "An OpenAPI type: integer, number, string, boolean or date.",
+				"Format":      "An OpenAPI format hint (\"int32\", \"byte\", \"date-time\", ...).",
+				"Description": "What the column means.",
+				"Priority":    "0 shows in the default view; higher only with -o wide.",
+				"JSONPath":    "A simple JSON path evaluated against each object for the cell.",
+			},
+		},
+		"CustomResourceConversion": {
+			doc: "CustomResourceConversion says how versions convert.",
+			fields: map[string]string{
+				"Strategy": "None or Webhook.",
+				"Webhook":  "The webhook to call; required with strategy Webhook, forbidden otherwise.",
+			},
+		},
+		"CustomResourceDefinition": {
+			doc: "CustomResourceDefinition (apiextensions.k8s.io/v1) declares a new kind as data: its group, names, scope and versions, each version with a schema. Once the apiserver accepts the names, it serves the kind at /apis/<group>/<version>/[namespaces/<ns>/]<plural> like a built-in one. The object's name must be \"<spec.names.plural>.<spec.group>\".\n\nKubernetes: staging/src/k8s.io/apiextensions-apiserver/pkg/apis/ apiextensions/v1/types.go (v1.37.2). Kubernetes validates and stores an internal version (pkg/apis/apiextensions) converted from v1; kubeloop has only v1, so validation reads these types directly.",
+			fields: map[string]string{
+				"TypeMeta":   "Kind \"CustomResourceDefinition\", apiVersion \"apiextensions.k8s.io/v1\".",
+				"ObjectMeta": "Standard object metadata; the name is \"<plural>.<group>\".",
+				"Spec":       "What the user asks for.",
+				"Status":     "What the apiserver made of it: conditions, the names it serves, the versions objects were ever stored in.",
+			},
+		},
+		"CustomResourceDefinitionCondition": {
+			doc: "CustomResourceDefinitionCondition is one observed state of a CRD.",
+			fields: map[string]string{
+				"Type":               "Which condition.",
+				"Status":             "True, False or Unknown.",
+				"LastTransitionTime": "When the status last changed.",
+				"Reason":             "A CamelCase word for why.",
+				"Message":            "A sentence for humans.",
+				"ObservedGeneration": "The metadata.generation the condition was computed from.",
+			},
+		},
+		"CustomResourceDefinitionConditionType": {
+			doc: "CustomResourceDefinitionConditionType names a condition of a CRD.",
+		},
+		"CustomResourceDefinitionList": {
+			doc: "CustomResourceDefinitionList is a list of CustomResourceDefinitions.",
+		},
+		"CustomResourceDefinitionNames": {
+			doc: "CustomResourceDefinitionNames are the names the kind is served under.",
+			fields: map[string]string{
+				"Plural":     "The resource in URLs: lowercase, e.g. \"crontabs\".",
+				"Singular":   "The lowercase singular (\"crontab\"); defaults to the kind lowercased.",
+				"ShortNames": "Abbreviations kubectl accepts (\"ct\"); lowercase.",
+				"Kind":       "The CamelCase kind of the objects (\"CronTab\").",
+				"ListKind":   "The kind of a list; defaults to \"<kind>List\".",
+				"Categories": "Groupings such as \"all\" that `kubectl get <category>` expands.",
+			},
+		},
+		"CustomResourceDefinitionSpec": {
+			doc: "CustomResourceDefinitionSpec is the definition proper.",
+			fields: map[string]string{
+				"Group":                 "The API group, a DNS subdomain with at least one dot (\"stable.example.com\"). It cannot change.",
+				"Names":                 "The resource, kind and other names the kind is served under.",
+				"Scope":                 "Cluster or Namespaced. It cannot change.",
+				"Versions":              "Every version of the kind; exactly one of them is the storage version. The order is the preference order of discovery after version-name priority.",
+				"Conversion":            "How objects move between versions; strategy None when absent.",
+				"PreserveUnknownFields": "Legacy (apiextensions v1beta1) behaviour of keeping unknown fields in storage. In v1 it may only be false; true exists so old objects can be migrated to a schema that prunes.",
+			},
+		},
+		"CustomResourceDefinitionStatus": {
+			doc: "CustomResourceDefinitionStatus is what the apiserver reports.",
+			fields: map[string]string{
+				"Conditions":         "The conditions; always written, empty as [].",
+				"AcceptedNames":      "The names actually served, which lag spec.names while a change is checked for conflicts.",
+				"StoredVersions":     "Every version objects were ever stored in; a version leaves the spec only after it leaves this list (after a storage migration).",
+				"ObservedGeneration": "The metadata.generation the status reflects.",
+			},
+		},
+		"CustomResourceDefinitionVersion": {
+			doc: "CustomResourceDefinitionVersion is one version of the kind.",
+			fields: map[string]string{
+				"Name":                     "The version in URLs and apiVersion (\"v1\", \"v1beta2\"), a DNS label.",
+				"Served":                   "Whether the version is served over REST.",
+				"Storage":                  "Whether objects are written to etcd in this version; exactly one version has it.",
+				"Deprecated":               "Whether requests to this version get a deprecation warning.",
+				"DeprecationWarning":       "The warning text instead of the default one; only with deprecated.",
+				"Schema":                   "The OpenAPI v3 schema objects of this version must follow.",
+				"Subresources":             "The status and scale subresources of this version.",
+				"AdditionalPrinterColumns": "Extra columns of `kubectl get`; the default is an Age column.",
+				"SelectableFields":         "Fields usable in field selectors beyond metadata.name and metadata.namespace.",
+			},
+		},
+		"CustomResourceSubresourceScale": {
+			doc: "CustomResourceSubresourceScale maps Scale's fields into the object.",
+			fields: map[string]string{
+				"SpecReplicasPath":   "The path of the desired replicas under .spec (\".spec.replicas\").",
+				"StatusReplicasPath": "The path of the observed replicas under .status.",
+				"LabelSelectorPath":  "The path under .status of a serialized label selector string, for the Scale's status.selector (what HorizontalPodAutoscalers read).",
+			},
+		},
+		"CustomResourceSubresourceStatus": {
+			doc: "CustomResourceSubresourceStatus has no fields: its presence is the switch.",
+		},
+		"CustomResourceSubresources": {
+			doc: "CustomResourceSubresources switches on the status and scale subresources.",
+			fields: map[string]string{
+				"Status": "When set, .status is written only through /status, and writes to the main resource ignore it.",
+				"Scale":  "When set, /scale serves an autoscaling/v1 Scale built from the paths.",
+			},
+		},
+		"CustomResourceValidation": {
+			doc: "CustomResourceValidation holds a version's schema.",
+			fields: map[string]string{
+				"OpenAPIV3Schema": "The structural OpenAPI v3 schema of the whole object.",
+			},
 		},
 		"DNSPolicy": {
 			doc: "DNSPolicy says how a pod's DNS resolver is set up: ClusterFirst (cluster DNS first, then the node's upstream; the node's resolver when hostNetwork is set), ClusterFirstWithHostNet (cluster DNS even with hostNetwork), Default (the node's resolver) or None (only what dnsConfig gives).",
@@ -515,6 +631,9 @@ func typeDocs() map[string]typeDoc {
 				"Command": "Executable and arguments, run from \"/\" without a shell (call one explicitly for pipes and the like). Exit status 0 means success.",
 			},
 		},
+		"ExternalDocumentation": {
+			doc: "ExternalDocumentation links to documentation elsewhere.",
+		},
 		"FCVolumeSource": {
 			doc: "FCVolumeSource attaches a Fibre Channel disk to the node; it can be mounted read-write by one node only. The kubelet sets ownership and SELinux labels.",
 			fields: map[string]string{
@@ -533,6 +652,9 @@ func typeDocs() map[string]typeDoc {
 		},
 		"FieldSelector": {
 			doc: "FieldSelector matches objects by the field values of ResourceInfo.ObjectFields: \"metadata.name=x,spec.nodeName!=\". Only =, == and != exist, as in Kubernetes.",
+		},
+		"FieldValueErrorReason": {
+			doc: "FieldValueErrorReason is the cause type a failed rule reports.",
 		},
 		"FieldsV1": {
 			doc: "FieldsV1 is a set of fields in server-side apply's JSON format ({\"f:metadata\":{\"f:labels\":{...}}}), kept as the raw bytes it arrived as. Kubernetes: staging/src/k8s.io/apimachinery/pkg/apis/meta/v1/types.go (FieldsV1). Its protobuf form is a message {1 raw}.",
@@ -695,6 +817,76 @@ func typeDocs() map[string]typeDoc {
 		},
 		"IntOrStringType": {
 			doc: "IntOrStringType says which of the two an IntOrString holds.",
+		},
+		"JSON": {
+			doc: "JSON is any JSON value kept as its text (a default, an enum value, an example). On the JSON wire it is the value itself; in protobuf a message {1 raw}. The zero JSON is null.",
+		},
+		"JSONSchemaDefinitions": {
+			doc: "JSONSchemaDefinitions are named schemas.",
+		},
+		"JSONSchemaDependencies": {
+			doc: "JSONSchemaDependencies maps a property to what its presence requires.",
+		},
+		"JSONSchemaProps": {
+			doc: "JSONSchemaProps is one node of a CRD's OpenAPI v3 schema (JSON Schema draft 4 with OpenAPI's and Kubernetes' additions). Every keyword is modelled, including those a structural schema forbids ($ref, definitions, dependencies, patternProperties, additionalItems, ...), so that the validation can name them instead of the decoder dropping them.\n\nKubernetes: apiextensions-apiserver/pkg/apis/apiextensions/v1/ types_jsonschema.go (v1.37.2). The field numbers are that package's generated.proto.",
+			fields: map[string]string{
+				"ID":                     "The id keyword; forbidden in CRDs.",
+				"Schema":                 "The $schema keyword; forbidden in CRDs.",
+				"Ref":                    "The $ref keyword; forbidden in CRDs.",
+				"Description":            "Human documentation of the node (what `kubectl explain` prints).",
+				"Type":                   "object, array, string, integer, number or boolean.",
+				"Format":                 "A format of the value, checked for the formats Kubernetes knows (date-time, uuid, hostname, ...), ignored for others.",
+				"Title":                  "A short title.",
+				"Default":                "The value written in when the field is absent (or null and not nullable).",
+				"Maximum":                "The upper bound of a number.",
+				"ExclusiveMaximum":       "Whether maximum itself is excluded.",
+				"Minimum":                "The lower bound of a number.",
+				"ExclusiveMinimum":       "Whether minimum itself is excluded.",
+				"MaxLength":              "The most characters (runes) of a string.",
+				"MinLength":              "The fewest characters of a string.",
+				"Pattern":                "A regular expression (ECMA 262 in JSON Schema; Go's RE2 here as in Kubernetes) a string must match somewhere.",
+				"MaxItems":               "The most elements of an array.",
+				"MinItems":               "The fewest elements of an array.",
+				"UniqueItems":            "Whether array elements must differ; forbidden in CRDs (list-type set says it instead).",
+				"MultipleOf":             "A number must be an integer multiple of it.",
+				"Enum":                   "The values allowed, as JSON.",
+				"MaxProperties":          "The most properties of an object.",
+				"MinProperties":          "The fewest properties of an object.",
+				"Required":               "Properties that must be present.",
+				"Items":                  "The schema of array elements (a single schema in a structural schema).",
+				"AllOf":                  "Schemas the value must all match; value validations only.",
+				"OneOf":                  "Schemas of which the value must match exactly one.",
+				"AnyOf":                  "Schemas of which the value must match at least one.",
+				"Not":                    "A schema the value must not match.",
+				"Properties":             "The schemas of an object's known properties.",
+				"AdditionalProperties":   "The schema of every other property (a map's values), or false.",
+				"PatternProperties":      "Schemas by property-name regex; forbidden in CRDs.",
+				"Dependencies":           "Property dependencies; forbidden in CRDs.",
+				"AdditionalItems":        "The schema of elements past a tuple's items; forbidden in CRDs.",
+				"Definitions":            "Named schemas for $ref; forbidden in CRDs.",
+				"ExternalDocs":           "A link to more documentation.",
+				"Example":                "An example value; documentation only.",
+				"Nullable":               "Whether null is a valid value (otherwise a null is pruned when it has a default, and refused if not).",
+				"XPreserveUnknownFields": "x-kubernetes-preserve-unknown-fields keeps the fields the schema does not name instead of pruning them; on a node without a type it also allows any value.",
+				"XEmbeddedResource":      "x-kubernetes-embedded-resource says the object is a whole Kubernetes object (apiVersion, kind, metadata), validated and pruned as one.",
+				"XIntOrString":           "x-kubernetes-int-or-string allows an integer or a string (like IntOrString's \"80\" or \"50%\").",
+				"XListMapKeys":           "x-kubernetes-list-map-keys are the fields identifying an element of a list of type map.",
+				"XListType":              "x-kubernetes-list-type is atomic, set or map: how server-side apply merges the list, and (set, map) which duplicates are refused.",
+				"XMapType":               "x-kubernetes-map-type is granular or atomic: whether apply merges the object's fields one by one or replaces it whole.",
+				"XValidations":           "x-kubernetes-validations are CEL rules evaluated on the node's value.",
+			},
+		},
+		"JSONSchemaPropsOrArray": {
+			doc: "JSONSchemaPropsOrArray is the items keyword: one schema for every element (what structural schemas allow), or a list of schemas, one per position.",
+		},
+		"JSONSchemaPropsOrBool": {
+			doc: "JSONSchemaPropsOrBool is additionalProperties (or additionalItems): true, false, or a schema (which implies true).",
+		},
+		"JSONSchemaPropsOrStringArray": {
+			doc: "JSONSchemaPropsOrStringArray is a dependency: a schema, or the names of properties that must also be present.",
+		},
+		"JSONSchemaURL": {
+			doc: "JSONSchemaURL is the $schema keyword's URL.",
 		},
 		"JobList": {
 			doc: "JobList is a list of Jobs.",
@@ -1643,6 +1835,9 @@ func typeDocs() map[string]typeDoc {
 		"ResourceResizeRestartPolicy": {
 			doc: "ResourceResizeRestartPolicy is what a resource resize requires: NotRequired (in place, restarting only if the runtime cannot avoid it) or RestartContainer (for programs that read their limits only at start).",
 		},
+		"ResourceScope": {
+			doc: "ResourceScope says whether custom resources live in a namespace.",
+		},
 		"ResourceStatus": {
 			doc: "ResourceStatus reports the health of the devices behind one resource allocated to a container.",
 			fields: map[string]string{
@@ -1762,6 +1957,12 @@ func typeDocs() map[string]typeDoc {
 				"AppArmorProfile":          "AppArmor profile for this container; overrides the pod's.",
 			},
 		},
+		"SelectableField": {
+			doc: "SelectableField names one field selectors may use.",
+			fields: map[string]string{
+				"JSONPath": "A simple JSON path into the object (\".spec.color\"), to a string, integer or boolean field.",
+			},
+		},
 		"SelectionOperator": {
 			doc: "SelectionOperator is the relation of one label requirement.",
 		},
@@ -1778,6 +1979,15 @@ func typeDocs() map[string]typeDoc {
 				"ExpirationSeconds": "Requested lifetime of the token in seconds; default 3600, at least 600. The kubelet replaces the token once 80% of its lifetime has passed or it is 24h old.",
 				"Path":              "File path of the token, relative to the volume root.",
 				"User":              "UID that owns the file, overriding the volume's defaultUser. Alpha (AtomicWriteVolumeUserFields gate).",
+			},
+		},
+		"ServiceReference": {
+			doc: "ServiceReference names a service and the path and port on it.",
+			fields: map[string]string{
+				"Namespace": "The service's namespace.",
+				"Name":      "The service's name.",
+				"Path":      "The URL path requests are sent to.",
+				"Port":      "The port, 1-65535; defaults to 443.",
 			},
 		},
 		"ShardInfo": {
@@ -1945,6 +2155,20 @@ func typeDocs() map[string]typeDoc {
 		"UnsatisfiableConstraintAction": {
 			doc: "UnsatisfiableConstraintAction is what the scheduler does with a pod whose topology spread constraint cannot be met: DoNotSchedule or ScheduleAnyway.",
 		},
+		"ValidationRule": {
+			doc: "ValidationRule is one x-kubernetes-validations entry: a CEL expression over `self` (the node's value) and, in a transition rule, `oldSelf` (the stored value), which must be true.",
+			fields: map[string]string{
+				"Rule":              "The CEL expression, e.g. \"self.minReplicas <= self.replicas\".",
+				"Message":           "The message when the rule is false; defaults to \"failed rule: <rule>\".",
+				"MessageExpression": "A CEL expression yielding the message; wins over message when it evaluates to a non-empty single-line string.",
+				"Reason":            "The cause type reported: FieldValueInvalid (the default), FieldValueForbidden, FieldValueRequired or FieldValueDuplicate.",
+				"FieldPath":         "A path relative to the node (\".spec.x\", \"['a.b']\") the error is reported at instead of the node itself.",
+				"OptionalOldSelf":   "Whether a transition rule also runs when there is no old value (oldSelf is then an optional).",
+			},
+		},
+		"ValidationRules": {
+			doc: "ValidationRules are a node's CEL rules.",
+		},
 		"Volume": {
 			doc: "Volume is a named piece of storage declared in a pod spec; containers see it through their volumeMounts.",
 			fields: map[string]string{
@@ -2066,6 +2290,21 @@ func typeDocs() map[string]typeDoc {
 		},
 		"Watcher": {
 			doc: "Watcher is a running watch. Events arrive on ResultChan until it is closed, by the producer (timeout, error, server going away) or by Stop. Stop may be called more than once.",
+		},
+		"WebhookClientConfig": {
+			doc: "WebhookClientConfig says how to reach a webhook: a URL or a service.",
+			fields: map[string]string{
+				"URL":      "An https URL without user info, fragment or query.",
+				"Service":  "A service in the cluster.",
+				"CABundle": "PEM certificates to verify the webhook's serving certificate.",
+			},
+		},
+		"WebhookConversion": {
+			doc: "WebhookConversion is a conversion webhook.",
+			fields: map[string]string{
+				"ClientConfig":             "Where the webhook is.",
+				"ConversionReviewVersions": "The ConversionReview versions the webhook understands, in preference order (\"v1\", \"v1beta1\").",
+			},
 		},
 		"WeightedPodAffinityTerm": {
 			doc: "WeightedPodAffinityTerm is a pod affinity term with a weight, used for preferences: the weights of the terms that hold on a node are summed.",
