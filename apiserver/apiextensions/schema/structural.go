@@ -305,4 +305,3 @@ func newNested(s *api.JSONSchemaProps) (*NestedValueValidation, error) {
 	}
 	return n, nil
 }
-
