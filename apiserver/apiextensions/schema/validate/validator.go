@@ -1,0 +1,423 @@
+package validate
+
+import (
+	"fmt"
+	"math"
+	"reflect"
+	"regexp"
+	"sort"
+	"strings"
+	"unicode/utf8"
+
+	"kubeloop/apiserver/apiextensions/field"
+	"kubeloop/apiserver/apiextensions/schema"
+)
+
+// Validator checks custom resources against one structural schema. It is
+// built once per CRD version (the patterns are compiled then) and is safe
+// for concurrent use: nothing in it changes after New.
+type Validator struct {
+	root *schema.Structural
+	// patterns holds every pattern of the schema, compiled.
+	patterns map[string]*regexp.Regexp
+}
+
+// New builds the validator of s. A pattern that does not compile is an
+// error here; CRD validation reports it first, with its field path.
+func New(s *schema.Structural) (*Validator, error) {
+	v := &Validator{root: s, patterns: map[string]*regexp.Regexp{}}
+	if err := v.compile(s); err != nil {
+		return nil, err
+	}
+	return v, nil
+}
+
+func (v *Validator) compile(s *schema.Structural) error {
+	if s == nil {
+		return nil
+	}
+	if err := v.compileValueValidation(s.ValueValidation); err != nil {
+		return err
+	}
+	if err := v.compile(s.Items); err != nil {
+		return err
+	}
+	for _, p := range s.Properties {
+		if err := v.compile(&p); err != nil {
+			return err
+		}
+	}
+	if s.AdditionalProperties != nil {
+		return v.compile(s.AdditionalProperties.Structural)
+	}
+	return nil
+}
+
+func (v *Validator) compileValueValidation(vv *schema.ValueValidation) error {
+	if vv == nil {
+		return nil
+	}
+	if vv.Pattern != "" && v.patterns[vv.Pattern] == nil {
+		re, err := regexp.Compile(vv.Pattern)
+		if err != nil {
+			return fmt.Errorf("pattern %q: %w", vv.Pattern, err)
+		}
+		v.patterns[vv.Pattern] = re
+	}
+	for _, list := range [][]schema.NestedValueValidation{vv.AllOf, vv.AnyOf, vv.OneOf} {
+		for i := range list {
+			if err := v.compileNested(&list[i]); err != nil {
+				return err
+			}
+		}
+	}
+	return v.compileNested(vv.Not)
+}
+
+func (v *Validator) compileNested(n *schema.NestedValueValidation) error {
+	if n == nil {
+		return nil
+	}
+	if err := v.compileValueValidation(&n.ValueValidation); err != nil {
+		return err
+	}
+	if err := v.compileNested(n.Items); err != nil {
+		return err
+	}
+	for _, p := range n.Properties {
+		if err := v.compileNested(&p); err != nil {
+			return err
+		}
+	}
+	return v.compileNested(n.AdditionalProperties)
+}
+
+// node is what one walk step validates against: a structural node (its
+// type and children), or only value validations (a junctor branch, whose
+// children are branches too).
+type node struct {
+	typ      []string // allowed types; empty means any
+	nullable bool
+	format   string
+	vv       *schema.ValueValidation
+	items    func() *node
+	property func(name string) *node
+	// additional is the schema of properties not in property (nil: none
+	// validated); additionalForbidden means additionalProperties: false.
+	additional          func() *node
+	additionalForbidden bool
+}
+
+func structuralNode(s *schema.Structural) *node {
+	if s == nil {
+		return nil
+	}
+	n := &node{nullable: s.Nullable, vv: s.ValueValidation}
+	switch {
+	case s.XIntOrString:
+		n.typ = []string{"integer", "string"}
+	case s.Type != "":
+		n.typ = []string{s.Type}
+	}
+	if s.ValueValidation != nil {
+		n.format = supportedFormat(s.Type, s.ValueValidation.Format)
+	}
+	n.items = func() *node { return structuralNode(s.Items) }
+	n.property = func(name string) *node {
+		if p, ok := s.Properties[name]; ok {
+			return structuralNode(&p)
+		}
+		return nil
+	}
+	if ap := s.AdditionalProperties; ap != nil {
+		n.additionalForbidden = !ap.Bool && ap.Structural == nil
+		n.additional = func() *node { return structuralNode(ap.Structural) }
+	}
+	return n
+}
+
+func nestedNode(v *schema.NestedValueValidation) *node {
+	if v == nil {
+		return nil
+	}
+	// A branch has no type of its own, except the int-or-string idiom's
+	// {type: integer} / {type: string}, which is kept so that the branch
+	// can fail.
+	n := &node{vv: &v.ValueValidation, format: supportedFormat(v.ForbiddenGenerics.Type, v.Format)}
+	if t := v.ForbiddenGenerics.Type; t != "" {
+		n.typ = []string{t}
+	}
+	n.items = func() *node { return nestedNode(v.Items) }
+	n.property = func(name string) *node {
+		if p, ok := v.Properties[name]; ok {
+			return nestedNode(&p)
+		}
+		return nil
+	}
+	if v.AdditionalProperties != nil {
+		n.additional = func() *node { return nestedNode(v.AdditionalProperties) }
+	}
+	return n
+}
+
+// ValidateValue checks obj, the whole custom resource, against the schema's
+// types and value validations, and reports every violation as Kubernetes
+// does (its kube-openapi validator, converted by
+// kubeOpenAPIResultToFieldErrors): the field paths join properties and map
+// keys with "." and index items with [i], and the messages read
+// "spec.replicas in body should be less than or equal to 10".
+func (v *Validator) ValidateValue(obj any) field.ErrorList {
+	if v == nil || v.root == nil {
+		return nil
+	}
+	w := &walk{v: v}
+	w.value(structuralNode(v.root), obj, "")
+	return w.errs
+}
+
+type walk struct {
+	v    *Validator
+	errs field.ErrorList
+}
+
+// fieldPath turns kube-openapi's name of a value into the error's field:
+// the leading "." of a root property dropped, and the root itself printed
+// as Kubernetes prints a nil field.Path.
+func fieldPath(name string) field.Path {
+	name = strings.TrimPrefix(name, ".")
+	if name == "" {
+		return rootPath
+	}
+	return field.Path(name)
+}
+
+// rootPath is how Kubernetes prints the nil path of errors about the whole
+// object (the junctor messages): "<nil>".
+const rootPath field.Path = "<nil>"
+
+func (w *walk) add(e *field.Error) { w.errs = append(w.errs, e) }
+
+// value runs the validators kube-openapi runs, in its order: type,
+// junctors, string, format, number, array, enum, object.
+func (w *walk) value(n *node, x any, path string) {
+	if n == nil {
+		return
+	}
+	if x == nil {
+		if len(n.typ) > 0 && !n.nullable {
+			w.add(field.TypeInvalid(fieldPath(path), "null", typeFail(path, strings.Join(n.typ, ","), "null")))
+		}
+		if n.vv != nil && len(n.vv.Enum) > 0 {
+			w.enum(n.vv.Enum, x, path)
+		}
+		return
+	}
+	if len(n.typ) > 0 {
+		if got := jsonType(x); !typeAllows(n.typ, got, x) {
+			w.add(field.TypeInvalid(fieldPath(path), got, typeFail(path, strings.Join(n.typ, ","), got)))
+		}
+	}
+	vv := n.vv
+	if vv == nil {
+		vv = &schema.ValueValidation{}
+	}
+	w.junctors(vv, x, path)
+	switch t := x.(type) {
+	case string:
+		w.str(vv, t, path)
+		if n.format != "" && !validFormat(n.format, t) {
+			w.add(field.TypeInvalid(fieldPath(path), t, typeFail(path, n.format, t)))
+		}
+	case int64, float64:
+		w.number(vv, x, path)
+	case []any:
+		w.array(n, vv, t, path)
+	}
+	if len(vv.Enum) > 0 {
+		w.enum(vv.Enum, x, path)
+	}
+	if m, ok := x.(map[string]any); ok {
+		w.object(n, vv, m, path)
+	}
+}
+
+func typeFail(path, typ, got string) string {
+	return fmt.Sprintf("%s in body must be of type %s: %q", path, typ, got)
+}
+
+// jsonType is the JSON Schema type of an unstructured value.
+func jsonType(x any) string {
+	switch x.(type) {
+	case string:
+		return "string"
+	case int64:
+		return "integer"
+	case float64:
+		return "number"
+	case bool:
+		return "boolean"
+	case []any:
+		return "array"
+	case map[string]any:
+		return "object"
+	}
+	return fmt.Sprintf("%T", x)
+}
+
+// typeAllows: an integral number is an integer, and an integer is a number.
+func typeAllows(allowed []string, got string, x any) bool {
+	for _, t := range allowed {
+		if t == got || (t == "number" && got == "integer") {
+			return true
+		}
+		if t == "integer" && got == "number" {
+			if _, isInt, _ := schema.Number(x); isInt {
+				return true
+			}
+		}
+	}
+	return false
+}
+
+func (w *walk) str(vv *schema.ValueValidation, s, path string) {
+	// kube-openapi stops at the first failing string check.
+	n := int64(utf8.RuneCountInString(s))
+	switch {
+	case vv.MaxLength != nil && n > *vv.MaxLength:
+		w.add(field.TooLong(fieldPath(path), int(*vv.MaxLength)))
+	case vv.MinLength != nil && n < *vv.MinLength:
+		w.add(field.Invalid(fieldPath(path), s, fmt.Sprintf("%s in body should be at least %d chars long", path, *vv.MinLength)))
+	case vv.Pattern != "" && !w.v.patterns[vv.Pattern].MatchString(s):
+		w.add(field.Invalid(fieldPath(path), s, fmt.Sprintf("%s in body should match '%s'", path, vv.Pattern)))
+	}
+}
+
+func (w *walk) number(vv *schema.ValueValidation, x any, path string) {
+	f, _, _ := schema.Number(x)
+	i, isInt64 := x.(int64)
+	if m := vv.MultipleOf; m != nil && *m > 0 {
+		if isInt64 && *m == math.Trunc(*m) {
+			if i%int64(*m) != 0 {
+				w.add(field.Invalid(fieldPath(path), x, fmt.Sprintf("%s in body should be a multiple of %v", path, int64(*m))))
+			}
+		} else if q := f / *m; q != math.Trunc(q) {
+			w.add(field.Invalid(fieldPath(path), x, fmt.Sprintf("%s in body should be a multiple of %v", path, *m)))
+		}
+	}
+	// An integer is compared with the bound truncated to an integer, as
+	// kube-openapi's MaximumNativeType does.
+	if m := vv.Minimum; m != nil {
+		bound := any(*m)
+		below := (!vv.ExclusiveMinimum && f < *m) || (vv.ExclusiveMinimum && f <= *m)
+		if isInt64 {
+			b := int64(*m)
+			bound = b
+			below = (!vv.ExclusiveMinimum && i < b) || (vv.ExclusiveMinimum && i <= b)
+		}
+		if below {
+			word := "greater than or equal to"
+			if vv.ExclusiveMinimum {
+				word = "greater than"
+			}
+			w.add(field.Invalid(fieldPath(path), x, fmt.Sprintf("%s in body should be %s %v", path, word, bound)))
+		}
+	}
+	if m := vv.Maximum; m != nil {
+		bound := any(*m)
+		above := (!vv.ExclusiveMaximum && f > *m) || (vv.ExclusiveMaximum && f >= *m)
+		if isInt64 {
+			b := int64(*m)
+			bound = b
+			above = (!vv.ExclusiveMaximum && i > b) || (vv.ExclusiveMaximum && i >= b)
+		}
+		if above {
+			word := "less than or equal to"
+			if vv.ExclusiveMaximum {
+				word = "less than"
+			}
+			w.add(field.Invalid(fieldPath(path), x, fmt.Sprintf("%s in body should be %s %v", path, word, bound)))
+		}
+	}
+}
+
+func (w *walk) array(n *node, vv *schema.ValueValidation, list []any, path string) {
+	if n.items != nil {
+		if items := n.items(); items != nil {
+			for i, e := range list {
+				w.value(items, e, fmt.Sprintf("%s[%d]", path, i))
+			}
+		}
+	}
+	size := int64(len(list))
+	if vv.MinItems != nil && size < *vv.MinItems {
+		w.add(field.Invalid(fieldPath(path), size, fmt.Sprintf("%s in body should have at least %d items", path, *vv.MinItems)))
+	}
+	if vv.MaxItems != nil && size > *vv.MaxItems {
+		w.add(field.TooMany(fieldPath(path), int(size), int(*vv.MaxItems)))
+	}
+	if vv.UniqueItems {
+		for i := range list {
+			for j := range i {
+				if reflect.DeepEqual(list[i], list[j]) {
+					w.add(field.Invalid(fieldPath(path), "", fmt.Sprintf("%s in body shouldn't contain duplicates", path)))
+					return
+				}
+			}
+		}
+	}
+}
+
+func (w *walk) enum(enum []any, x any, path string) {
+	for _, e := range enum {
+		if equalJSON(e, x) {
+			return
+		}
+	}
+	values := make([]string, len(enum))
+	for i, e := range enum {
+		if s, ok := e.(string); ok {
+			values[i] = s
+		} else {
+			values[i] = compactJSON(e)
+		}
+	}
+	w.add(field.NotSupported(fieldPath(path), x, values))
+}
+
+func (w *walk) object(n *node, vv *schema.ValueValidation, m map[string]any, path string) {
+	size := int64(len(m))
+	if vv.MinProperties != nil && size < *vv.MinProperties {
+		w.add(field.Invalid(fieldPath(path), size, fmt.Sprintf("%s in body should have at least %d properties", path, *vv.MinProperties)))
+	}
+	if vv.MaxProperties != nil && size > *vv.MaxProperties {
+		w.add(field.TooMany(fieldPath(path), int(size), int(*vv.MaxProperties)))
+	}
+	keys := make([]string, 0, len(m))
+	for k := range m {
+		keys = append(keys, k)
+	}
+	sort.Strings(keys)
+	for _, k := range keys {
+		var prop *node
+		if n.property != nil {
+			prop = n.property(k)
+		}
+		child := path + "." + k
+		if path == "" {
+			child = k
+		}
+		switch {
+		case prop != nil:
+			w.value(prop, m[k], child)
+		case n.additionalForbidden:
+			w.add(field.Invalid(fieldPath(path), k, fmt.Sprintf("%s.%s in body is a forbidden property", path, k)))
+		case n.additional != nil:
+			w.value(n.additional(), m[k], path+"."+k)
+		}
+	}
+	for _, r := range vv.Required {
+		if _, ok := m[r]; !ok {
+			w.add(field.Required(fieldPath(path+"."+r), ""))
+		}
+	}
+}
