@@ -27,7 +27,7 @@ func (w *walk) junctors(vv *schema.ValueValidation, x any, path string) {
 			}
 		}
 		if !ok {
-			w.add(field.Invalid(rootPath, "", fmt.Sprintf("%q must validate at least one schema (anyOf)", path)))
+			w.add(field.Invalid(w.rootField(), "", fmt.Sprintf("%q must validate at least one schema (anyOf)", path)))
 			w.errs = append(w.errs, best...)
 		}
 	}
@@ -45,10 +45,10 @@ func (w *walk) junctors(vv *schema.ValueValidation, x any, path string) {
 		switch valid {
 		case 1:
 		case 0:
-			w.add(field.Invalid(rootPath, "", fmt.Sprintf("%q must validate one and only one schema (oneOf). Found none valid", path)))
+			w.add(field.Invalid(w.rootField(), "", fmt.Sprintf("%q must validate one and only one schema (oneOf). Found none valid", path)))
 			w.errs = append(w.errs, best...)
 		default:
-			w.add(field.Invalid(rootPath, "", fmt.Sprintf("%q must validate one and only one schema (oneOf). Found %d valid alternatives", path, valid)))
+			w.add(field.Invalid(w.rootField(), "", fmt.Sprintf("%q must validate one and only one schema (oneOf). Found %d valid alternatives", path, valid)))
 		}
 	}
 	if len(vv.AllOf) > 0 {
@@ -65,17 +65,17 @@ func (w *walk) junctors(vv *schema.ValueValidation, x any, path string) {
 			if valid == 0 {
 				suffix = ". None validated"
 			}
-			w.add(field.Invalid(rootPath, "", fmt.Sprintf("%q must validate all the schemas (allOf)%s", path, suffix)))
+			w.add(field.Invalid(w.rootField(), "", fmt.Sprintf("%q must validate all the schemas (allOf)%s", path, suffix)))
 		}
 	}
 	if vv.Not != nil && len(w.branch(vv.Not, x, path)) == 0 {
-		w.add(field.Invalid(rootPath, "", fmt.Sprintf("%q must not validate the schema (not)", path)))
+		w.add(field.Invalid(w.rootField(), "", fmt.Sprintf("%q must not validate the schema (not)", path)))
 	}
 }
 
 // branch validates x against one junctor branch, on its own error list.
 func (w *walk) branch(v *schema.NestedValueValidation, x any, path string) field.ErrorList {
-	sub := &walk{v: w.v}
+	sub := &walk{v: w.v, base: w.base}
 	sub.value(nestedNode(v), x, path)
 	return sub.errs
 }
@@ -121,4 +121,12 @@ func compactJSON(v any) string {
 		return fmt.Sprintf("%v", v)
 	}
 	return string(b)
+}
+
+// rootField is where the junctors' messages go: the nil path, or the base.
+func (w *walk) rootField() field.Path {
+	if w.base != "" {
+		return w.base
+	}
+	return rootPath
 }

@@ -167,28 +167,39 @@ func nestedNode(v *schema.NestedValueValidation) *node {
 // keys with "." and index items with [i], and the messages read
 // "spec.replicas in body should be less than or equal to 10".
 func (v *Validator) ValidateValue(obj any) field.ErrorList {
+	return v.ValidateValueAt("", obj)
+}
+
+// ValidateValueAt validates x with its error fields below base (CRD
+// validation checks a default at ".../properties[a].default"). The
+// messages name x relative to base, as Kubernetes' do.
+func (v *Validator) ValidateValueAt(base field.Path, x any) field.ErrorList {
 	if v == nil || v.root == nil {
 		return nil
 	}
-	w := &walk{v: v}
-	w.value(structuralNode(v.root), obj, "")
+	w := &walk{v: v, base: base}
+	w.value(structuralNode(v.root), x, "")
 	return w.errs
 }
 
 type walk struct {
 	v    *Validator
+	base field.Path
 	errs field.ErrorList
 }
 
 // fieldPath turns kube-openapi's name of a value into the error's field:
-// the leading "." of a root property dropped, and the root itself printed
-// as Kubernetes prints a nil field.Path.
-func fieldPath(name string) field.Path {
+// the leading "." of a root property dropped, below the base; the root
+// itself with no base prints as Kubernetes prints a nil field.Path.
+func (w *walk) fieldPath(name string) field.Path {
 	name = strings.TrimPrefix(name, ".")
-	if name == "" {
+	switch {
+	case name == "" && w.base == "":
 		return rootPath
+	case name == "":
+		return w.base
 	}
-	return field.Path(name)
+	return w.base.Child(name)
 }
 
 // rootPath is how Kubernetes prints the nil path of errors about the whole
@@ -205,7 +216,7 @@ func (w *walk) value(n *node, x any, path string) {
 	}
 	if x == nil {
 		if len(n.typ) > 0 && !n.nullable {
-			w.add(field.TypeInvalid(fieldPath(path), "null", typeFail(path, strings.Join(n.typ, ","), "null")))
+			w.add(field.TypeInvalid(w.fieldPath(path), "null", typeFail(path, strings.Join(n.typ, ","), "null")))
 		}
 		if n.vv != nil && len(n.vv.Enum) > 0 {
 			w.enum(n.vv.Enum, x, path)
@@ -214,7 +225,7 @@ func (w *walk) value(n *node, x any, path string) {
 	}
 	if len(n.typ) > 0 {
 		if got := jsonType(x); !typeAllows(n.typ, got, x) {
-			w.add(field.TypeInvalid(fieldPath(path), got, typeFail(path, strings.Join(n.typ, ","), got)))
+			w.add(field.TypeInvalid(w.fieldPath(path), got, typeFail(path, strings.Join(n.typ, ","), got)))
 		}
 	}
 	vv := n.vv
@@ -226,7 +237,7 @@ func (w *walk) value(n *node, x any, path string) {
 	case string:
 		w.str(vv, t, path)
 		if n.format != "" && !validFormat(n.format, t) {
-			w.add(field.TypeInvalid(fieldPath(path), t, typeFail(path, n.format, t)))
+			w.add(field.TypeInvalid(w.fieldPath(path), t, typeFail(path, n.format, t)))
 		}
 	case int64, float64:
 		w.number(vv, x, path)
@@ -284,11 +295,11 @@ func (w *walk) str(vv *schema.ValueValidation, s, path string) {
 	n := int64(utf8.RuneCountInString(s))
 	switch {
 	case vv.MaxLength != nil && n > *vv.MaxLength:
-		w.add(field.TooLong(fieldPath(path), int(*vv.MaxLength)))
+		w.add(field.TooLong(w.fieldPath(path), int(*vv.MaxLength)))
 	case vv.MinLength != nil && n < *vv.MinLength:
-		w.add(field.Invalid(fieldPath(path), s, fmt.Sprintf("%s in body should be at least %d chars long", path, *vv.MinLength)))
+		w.add(field.Invalid(w.fieldPath(path), s, fmt.Sprintf("%s in body should be at least %d chars long", path, *vv.MinLength)))
 	case vv.Pattern != "" && !w.v.patterns[vv.Pattern].MatchString(s):
-		w.add(field.Invalid(fieldPath(path), s, fmt.Sprintf("%s in body should match '%s'", path, vv.Pattern)))
+		w.add(field.Invalid(w.fieldPath(path), s, fmt.Sprintf("%s in body should match '%s'", path, vv.Pattern)))
 	}
 }
 
@@ -298,10 +309,10 @@ func (w *walk) number(vv *schema.ValueValidation, x any, path string) {
 	if m := vv.MultipleOf; m != nil && *m > 0 {
 		if isInt64 && *m == math.Trunc(*m) {
 			if i%int64(*m) != 0 {
-				w.add(field.Invalid(fieldPath(path), x, fmt.Sprintf("%s in body should be a multiple of %v", path, int64(*m))))
+				w.add(field.Invalid(w.fieldPath(path), x, fmt.Sprintf("%s in body should be a multiple of %v", path, int64(*m))))
 			}
 		} else if q := f / *m; q != math.Trunc(q) {
-			w.add(field.Invalid(fieldPath(path), x, fmt.Sprintf("%s in body should be a multiple of %v", path, *m)))
+			w.add(field.Invalid(w.fieldPath(path), x, fmt.Sprintf("%s in body should be a multiple of %v", path, *m)))
 		}
 	}
 	// An integer is compared with the bound truncated to an integer, as
@@ -319,7 +330,7 @@ func (w *walk) number(vv *schema.ValueValidation, x any, path string) {
 			if vv.ExclusiveMinimum {
 				word = "greater than"
 			}
-			w.add(field.Invalid(fieldPath(path), x, fmt.Sprintf("%s in body should be %s %v", path, word, bound)))
+			w.add(field.Invalid(w.fieldPath(path), x, fmt.Sprintf("%s in body should be %s %v", path, word, bound)))
 		}
 	}
 	if m := vv.Maximum; m != nil {
@@ -335,7 +346,7 @@ func (w *walk) number(vv *schema.ValueValidation, x any, path string) {
 			if vv.ExclusiveMaximum {
 				word = "less than"
 			}
-			w.add(field.Invalid(fieldPath(path), x, fmt.Sprintf("%s in body should be %s %v", path, word, bound)))
+			w.add(field.Invalid(w.fieldPath(path), x, fmt.Sprintf("%s in body should be %s %v", path, word, bound)))
 		}
 	}
 }
@@ -350,16 +361,16 @@ func (w *walk) array(n *node, vv *schema.ValueValidation, list []any, path strin
 	}
 	size := int64(len(list))
 	if vv.MinItems != nil && size < *vv.MinItems {
-		w.add(field.Invalid(fieldPath(path), size, fmt.Sprintf("%s in body should have at least %d items", path, *vv.MinItems)))
+		w.add(field.Invalid(w.fieldPath(path), size, fmt.Sprintf("%s in body should have at least %d items", path, *vv.MinItems)))
 	}
 	if vv.MaxItems != nil && size > *vv.MaxItems {
-		w.add(field.TooMany(fieldPath(path), int(size), int(*vv.MaxItems)))
+		w.add(field.TooMany(w.fieldPath(path), int(size), int(*vv.MaxItems)))
 	}
 	if vv.UniqueItems {
 		for i := range list {
 			for j := range i {
 				if reflect.DeepEqual(list[i], list[j]) {
-					w.add(field.Invalid(fieldPath(path), "", fmt.Sprintf("%s in body shouldn't contain duplicates", path)))
+					w.add(field.Invalid(w.fieldPath(path), "", fmt.Sprintf("%s in body shouldn't contain duplicates", path)))
 					return
 				}
 			}
@@ -381,16 +392,16 @@ func (w *walk) enum(enum []any, x any, path string) {
 			values[i] = compactJSON(e)
 		}
 	}
-	w.add(field.NotSupported(fieldPath(path), x, values))
+	w.add(field.NotSupported(w.fieldPath(path), x, values))
 }
 
 func (w *walk) object(n *node, vv *schema.ValueValidation, m map[string]any, path string) {
 	size := int64(len(m))
 	if vv.MinProperties != nil && size < *vv.MinProperties {
-		w.add(field.Invalid(fieldPath(path), size, fmt.Sprintf("%s in body should have at least %d properties", path, *vv.MinProperties)))
+		w.add(field.Invalid(w.fieldPath(path), size, fmt.Sprintf("%s in body should have at least %d properties", path, *vv.MinProperties)))
 	}
 	if vv.MaxProperties != nil && size > *vv.MaxProperties {
-		w.add(field.TooMany(fieldPath(path), int(size), int(*vv.MaxProperties)))
+		w.add(field.TooMany(w.fieldPath(path), int(size), int(*vv.MaxProperties)))
 	}
 	keys := make([]string, 0, len(m))
 	for k := range m {
@@ -410,14 +421,14 @@ func (w *walk) object(n *node, vv *schema.ValueValidation, m map[string]any, pat
 		case prop != nil:
 			w.value(prop, m[k], child)
 		case n.additionalForbidden:
-			w.add(field.Invalid(fieldPath(path), k, fmt.Sprintf("%s.%s in body is a forbidden property", path, k)))
+			w.add(field.Invalid(w.fieldPath(path), k, fmt.Sprintf("%s.%s in body is a forbidden property", path, k)))
 		case n.additional != nil:
 			w.value(n.additional(), m[k], path+"."+k)
 		}
 	}
 	for _, r := range vv.Required {
 		if _, ok := m[r]; !ok {
-			w.add(field.Required(fieldPath(path+"."+r), ""))
+			w.add(field.Required(w.fieldPath(path+"."+r), ""))
 		}
 	}
 }

@@ -1,0 +1,27 @@
+// Package apiextensions is the root of kubeloop's CustomResourceDefinition
+// machinery: a resource type defined as data. Its sub-packages are the
+// pieces the apiserver composes into a custom-resource strategy; this
+// package itself holds only this map and the benchmark of the whole
+// per-object pipeline.
+//
+//	field                 field paths and errors worded as Kubernetes', and the 422 they become
+//	validation            ValidateCustomResourceDefinition and its update rules
+//	schema                the structural schema of a CRD version and its rules
+//	schema/pruning        dropping unknown fields (and the paths fieldValidation reports)
+//	schema/defaulting     filling in defaults; checking a CRD's defaults
+//	schema/validate       a custom resource against its schema, every violation
+//
+// A custom resource on create goes: decode to map[string]any
+// (schema.DecodeJSON) → pruning.Prune → defaulting.PruneNonNullableNullsWithoutDefaults
+// → defaulting.Default → validate.Validator.ValidateCustomResource →
+// (x-kubernetes-validations, not yet here) → store.
+//
+// Kubernetes counterpart (v1.37.2): staging/src/k8s.io/apiextensions-apiserver,
+// chiefly pkg/apis/apiextensions/validation, pkg/apiserver/schema and
+// pkg/apiserver/validation; the per-object pipeline is
+// pkg/apiserver/customresource_handler.go (schemaCoercingDecoder,
+// unstructuredDefaulter) and pkg/registry/customresource/strategy.go.
+//
+// What is not here yet: serving CRDs (the registry, discovery, OpenAPI,
+// the status and scale subresources, conversion) and the CEL rules.
+package apiextensions

@@ -1,0 +1,5 @@
+package defaulting
+
+import "sort"
+
+func sortStrings(s []string) { sort.Strings(s) }
