@@ -30,7 +30,7 @@ func builtinKinds() []ResourceInfo {
 		},
 		{
 			Version: "v1", Kind: "Namespace", Resource: "namespaces", Singular: "namespace",
-			ShortNames: []string{"ns"}, HasSpec: true, HasStatus: true,
+			ShortNames: []string{"ns"}, HasSpec: true, HasStatus: true, Subresources: []string{"finalize"},
 			New:     func() Object { return &Namespace{} },
 			NewList: func() ListObject { return &NamespaceList{} },
 			Fields:  namespaceFields,
@@ -125,6 +125,9 @@ func SubresourceKind(subresource string) (KindInfo, bool) {
 		return KindInfo{Version: "v1", Kind: "Binding"}, true
 	case "scale":
 		return KindInfo{Group: "autoscaling", Version: "v1", Kind: "Scale"}, true
+	case "finalize":
+		// namespaces/NAME/finalize reads and writes a Namespace.
+		return KindInfo{Version: "v1", Kind: "Namespace"}, true
 	}
 	return KindInfo{}, false
 }

@@ -48,8 +48,10 @@
 // /healthz, /readyz and /version (health.go), etcd compaction every 5
 // minutes keeping the last 10000 revisions (server.go; kube-apiserver
 // compacts on the same period but by age, see store.RunCompactor), the
-// default namespaces (namespaces.go) and the namespace finalizer loop
-// (namespace_finalizer.go), which empties deleted namespaces.
+// default namespaces (namespaces.go). Emptying a deleted namespace is not
+// the apiserver's work: the namespace controller (controllers/namespace)
+// does it from the controller manager, as in Kubernetes; the apiserver's
+// part is NamespaceLifecycle admission and the finalize subresource.
 //
 // The compatibility pieces real clients need, off the reading path, each
 // its own package:
@@ -73,8 +75,6 @@
 //     storage.go (restStorageProviders)
 //   - staging/src/k8s.io/apiserver/pkg/server/healthz — health.go
 //   - pkg/controlplane/controller/systemnamespaces — namespaces.go
-//   - pkg/controller/namespace/deletion/namespaced_resources_deleter.go —
-//     namespace_finalizer.go
 //   - each layer's counterparts are in its package's doc.go.
 //
 // Choices and simplifications (what Kubernetes does that we do not):
@@ -103,12 +103,10 @@
 //   - DELETE replies 200 with the object for every kind (Kubernetes sends a
 //     Status for some kinds). Only bound pods get a grace period; everything
 //     else goes at once unless it has finalizers.
-//   - Namespace deletion is finished inside the apiserver
-//     (namespace_finalizer.go): a small finalizer loop deletes everything in
-//     a terminating namespace and then removes it, so `kubectl delete
-//     namespace` completes without a controller manager. Kubernetes does
-//     this in kube-controller-manager; it moves there with the workloads
-//     issue.
+//   - A deleted namespace stays Terminating until something removes its
+//     "kubernetes" finalizer through namespaces/NAME/finalize: the
+//     namespace controller of the controller manager, as in Kubernetes. An
+//     apiserver run alone (`kubeloop apiserver`) never empties namespaces.
 //   - Binding a pod to a node that does not exist is allowed, as in
 //     Kubernetes: the pod is simply never started.
 //   - NamespaceLifecycle reads namespaces from the watch cache and falls

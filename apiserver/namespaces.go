@@ -36,14 +36,12 @@ func (s *Server) ensureDefaultNamespaces(ctx context.Context) error {
 }
 
 // namespaceTerminating is the namespace registry's OnTerminating: the
-// namespace is read live for a while (see namespaceGetter) and the
-// finalizer is woken.
+// namespace is read live for a while (see namespaceGetter), so that no
+// create slips in while the watch cache still shows it Active. Emptying
+// it is the namespace controller's work (controllers/namespace), in the
+// controller manager, as in Kubernetes.
 func (s *Server) namespaceTerminating(name string) {
 	s.forceLiveLookup.Store(name, time.Now())
-	select {
-	case s.nsFinalize <- name:
-	default: // the periodic scan will find it
-	}
 }
 
 // forceLiveLookupTTL is how long a namespace just marked Terminating is read

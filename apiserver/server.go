@@ -74,20 +74,18 @@ type Server struct {
 	// the resource itself).
 	storage     map[*api.ResourceInfo]store.Interface
 	restStorage map[*api.ResourceInfo]map[string]rest.Storage
-	// namespaces is the namespace registry, which the namespace finalizer
-	// and the default namespaces use.
+	// namespaces is the namespace registry, which the default namespaces
+	// are created through.
 	namespaces *namespace.REST
 	// readyChecks run for /readyz and WaitReady (etcd answers, caches synced).
 	readyChecks []func(ctx context.Context) error
 	handler     http.Handler
 
 	// ctx lives as long as the server; cancelling it ends watches and the
-	// background namespace finalizer.
+	// background compaction.
 	ctx    context.Context
 	cancel context.CancelFunc
 	wg     sync.WaitGroup
-	// nsFinalize wakes the namespace finalizer when a namespace is deleted.
-	nsFinalize chan string
 	// forceLiveLookup holds namespaces this server marked Terminating in the
 	// last minute (name → time.Time): until the watch cache has surely seen
 	// that, NamespaceLifecycle reads them from etcd. Kubernetes' lifecycle
@@ -121,7 +119,6 @@ func New(cfg Config) (*Server, error) {
 		restStorage: map[*api.ResourceInfo]map[string]rest.Storage{},
 		ctx:         ctx,
 		cancel:      cancel,
-		nsFinalize:  make(chan string, 64),
 		// Kubernetes' --shutdown-delay is 0 and its request timeout 60 s;
 		// 10 s is plenty for the short requests kubeloop serves.
 		shutdownTimeout: 10 * time.Second,
@@ -158,8 +155,6 @@ func New(cfg Config) (*Server, error) {
 		s.Close()
 		return nil, err
 	}
-	s.wg.Add(1)
-	go s.runNamespaceFinalizer()
 	s.startCompaction(cfg)
 	return s, nil
 }

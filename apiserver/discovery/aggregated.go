@@ -147,8 +147,11 @@ func resourceDiscovery(info *api.ResourceInfo) apiResourceDiscovery {
 			continue
 		}
 		verbs := []string{"get", "patch", "update"}
-		if sub == "binding" {
+		switch sub {
+		case "binding":
 			verbs = []string{"create"}
+		case "finalize":
+			verbs = []string{"update"}
 		}
 		rd.Subresources = append(rd.Subresources, apiSubresourceDiscovery{
 			Subresource:  sub,

@@ -186,6 +186,11 @@ func (s *Handler) resourceList(group, version string) (apiResourceList, bool) {
 					Name: info.Resource + "/binding", Namespaced: info.Namespaced, Kind: "Binding",
 					Verbs: []string{"create"},
 				})
+			case "finalize":
+				list.Resources = append(list.Resources, apiResource{
+					Name: info.Resource + "/finalize", Namespaced: info.Namespaced, Kind: info.Kind,
+					Verbs: []string{"update"},
+				})
 			}
 		}
 	}

@@ -133,6 +133,9 @@ func resourcePaths(info *api.ResourceInfo) []pathItem {
 				gvk: subGVK, parameters: writeParameters, request: body, consumes: []string{"*/*"}, response: body, codes: []string{"201", "202"}}}
 		case "scale":
 			path.operations = subresourceOperations(subGVK, body, id, "Scale", "scale of the specified "+info.Kind)
+		case "finalize":
+			path.operations = []operation{{method: "put", action: "put", id: id("replace", "Finalize"), description: "replace finalize of the specified " + info.Kind,
+				gvk: subGVK, parameters: writeParameters, request: body, consumes: []string{"*/*"}, response: body, codes: []string{"201"}}}
 		}
 		items = append(items, path)
 	}

@@ -67,6 +67,8 @@ func subresourceBody(sub string) (any, error) {
 		return &api.Binding{}, nil
 	case "scale":
 		return &api.Scale{}, nil
+	case "finalize":
+		return &api.Namespace{}, nil
 	}
 	return nil, fmt.Errorf("openapi: no body type for subresource %q", sub)
 }

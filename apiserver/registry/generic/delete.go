@@ -121,7 +121,17 @@ func (e *Store) removeNow(ctx context.Context, cur api.Object, opts *api.DeleteO
 // did was overtaken (say by a status update) before its delete, the next
 // write must not leave the object stuck. Kubernetes: Store.Update,
 // shouldDeleteDuringUpdate.
-func shouldDeleteDuringUpdate(next api.Object) bool {
+func (e *Store) shouldDeleteDuringUpdate(next api.Object) bool {
+	if e.ShouldDeleteDuringUpdate != nil {
+		return e.ShouldDeleteDuringUpdate(next)
+	}
+	return ShouldDeleteDuringUpdate(next)
+}
+
+// ShouldDeleteDuringUpdate is the default test: being deleted, no
+// finalizer, no grace period left. Kinds with more to wait for
+// (namespaces and their spec.finalizers) add to it.
+func ShouldDeleteDuringUpdate(next api.Object) bool {
 	nm := next.GetObjectMeta()
 	if nm.DeletionTimestamp == nil || len(nm.Finalizers) > 0 {
 		return false
@@ -130,7 +140,8 @@ func shouldDeleteDuringUpdate(next api.Object) bool {
 }
 
 // errDeletionStillBlocked: the object gained a finalizer (or lost its
-// deletionTimestamp) between our write and our delete.
+// deletionTimestamp, or got a grace period) between our write and our
+// delete.
 var errDeletionStillBlocked = errors.New("deletion is blocked again")
 
 // FinishDeletion removes an object whose deletion is no longer blocked. It
@@ -141,8 +152,7 @@ func (e *Store) FinishDeletion(ctx context.Context, obj api.Object) (api.Object,
 	m := obj.GetObjectMeta()
 	uid := m.UID
 	stillUnblocked := func(cur api.Object) error {
-		cm := cur.GetObjectMeta()
-		if cm.DeletionTimestamp == nil || len(cm.Finalizers) > 0 {
+		if !e.shouldDeleteDuringUpdate(cur) {
 			return errDeletionStillBlocked
 		}
 		return nil

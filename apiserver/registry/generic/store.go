@@ -36,6 +36,11 @@ type Store struct {
 	TableConvertor rest.TableConvertor
 	// Logger gets one line for each deletion the store completes.
 	Logger *slog.Logger
+	// ShouldDeleteDuringUpdate decides whether a write leaves an object
+	// that must now be removed; nil means the package's
+	// ShouldDeleteDuringUpdate. Kubernetes: Store.ShouldDeleteDuringUpdate,
+	// which the namespace registry overrides too.
+	ShouldDeleteDuringUpdate func(obj api.Object) bool
 }
 
 // Options is what every REST storage constructor takes: the resource, its
@@ -186,7 +191,7 @@ func (e *Store) Update(ctx context.Context, name string, objInfo rest.UpdatedObj
 				return nil, err
 			}
 		}
-		deleteNow = shouldDeleteDuringUpdate(obj)
+		deleteNow = e.shouldDeleteDuringUpdate(obj)
 		return obj, nil
 	}
 	out, err := e.Storage.GuaranteedUpdate(ctx, e.KeyFunc(ctx, name), nil, tryUpdate, dryRun)

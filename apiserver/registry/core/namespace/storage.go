@@ -10,7 +10,8 @@ import (
 
 // REST is the REST storage of namespaces: the generic Store, except that a
 // delete does not remove the namespace but marks it Terminating; the
-// namespace finalizer empties it and then calls Finalize. Kubernetes:
+// namespace controller empties it and then removes the "kubernetes"
+// finalizer through namespaces/NAME/finalize (FinalizeREST). Kubernetes:
 // pkg/registry/core/namespace/storage/storage.go (REST).
 type REST struct {
 	*generic.Store
@@ -24,13 +25,18 @@ var (
 	_ rest.CollectionDeleter = (*REST)(nil)
 )
 
-// NewStorage is the REST storage of namespaces and namespaces/status.
-// onTerminating may be nil.
+// NewStorage is the REST storage of namespaces, namespaces/status and
+// namespaces/finalize. onTerminating may be nil.
 func NewStorage(o generic.Options, onTerminating func(name string)) (*REST, map[string]rest.Storage) {
-	r := &REST{Store: generic.NewStore(o, NewStrategy(o.Info)), OnTerminating: onTerminating}
+	store := generic.NewStore(o, NewStrategy(o.Info))
+	store.ShouldDeleteDuringUpdate = shouldDeleteDuringUpdate
+	finalize := *store
+	finalize.UpdateStrategy = FinalizeStrategy{Info: o.Info}
+	r := &REST{Store: store, OnTerminating: onTerminating}
 	return r, map[string]rest.Storage{
-		"":       r,
-		"status": generic.NewStatusREST(r.Store),
+		"":         r,
+		"status":   generic.NewStatusREST(store),
+		"finalize": &FinalizeREST{store: &finalize},
 	}
 }
 
@@ -51,6 +57,16 @@ func (r *REST) Delete(ctx context.Context, name string, deleteValidation rest.Va
 		if err := deleteValidation(ctx, cur); err != nil {
 			return nil, err
 		}
+	}
+	if cur.GetObjectMeta().DeletionTimestamp != nil {
+		// Already terminating: it goes once nothing holds it any more,
+		// which only the finalize subresource (or a metadata finalizer's
+		// removal) can bring about. Kubernetes: REST.Delete, "prior to
+		// final deletion, we must ensure that finalizers is empty".
+		if dryRun || !shouldDeleteDuringUpdate(cur) {
+			return cur, nil
+		}
+		return r.FinishDeletion(ctx, cur)
 	}
 	out, err := r.Storage.GuaranteedUpdate(ctx, r.KeyFunc(ctx, name), nil, func(cur api.Object) (api.Object, error) {
 		ns := cur.(*api.Namespace)
@@ -80,27 +96,29 @@ func (r *REST) DeleteCollection(ctx context.Context, deleteValidation rest.Valid
 	return generic.DeleteCollection(ctx, r, r, rest.KindOf(r.Info), deleteValidation, opts, listOpts)
 }
 
-// Finalize drops the "kubernetes" finalizer of an emptied namespace and,
-// if nothing else holds it, removes it. Kubernetes: FinalizeREST.Update,
-// which the namespace controller calls through namespaces/NAME/finalize.
-func (r *REST) Finalize(ctx context.Context, name string) (api.Object, error) {
-	out, err := r.Storage.GuaranteedUpdate(ctx, r.KeyFunc(ctx, name), nil, func(cur api.Object) (api.Object, error) {
-		ns := cur.(*api.Namespace)
-		var keep []api.FinalizerName
-		for _, f := range ns.Spec.Finalizers {
-			if f != api.FinalizerKubernetes {
-				keep = append(keep, f)
-			}
-		}
-		ns.Spec.Finalizers = keep
-		return ns, nil
-	}, false)
-	if err != nil {
-		return nil, err
-	}
-	ns := out.(*api.Namespace)
-	if len(ns.Spec.Finalizers) == 0 && len(ns.Finalizers) == 0 {
-		return r.FinishDeletion(ctx, out)
-	}
-	return out, nil
+// FinalizeREST serves PUT namespaces/NAME/finalize: the one write that
+// may change spec.finalizers. The namespace controller removes the
+// "kubernetes" finalizer through it once the namespace is empty, and the
+// write that leaves a terminating namespace with no finalizer at all
+// removes it. Kubernetes: FinalizeREST.Update.
+type FinalizeREST struct {
+	store *generic.Store
+}
+
+var _ rest.Updater = (*FinalizeREST)(nil)
+
+// New is an empty Namespace.
+func (r *FinalizeREST) New() api.Object { return r.store.New() }
+
+// Update writes spec.finalizers (and metadata) from the body, keeping the
+// stored status.
+func (r *FinalizeREST) Update(ctx context.Context, name string, objInfo rest.UpdatedObjectInfo, updateValidation rest.ValidateObjectUpdateFunc, opts *rest.UpdateOptions) (api.Object, error) {
+	return r.store.Update(ctx, name, objInfo, updateValidation, opts)
+}
+
+// shouldDeleteDuringUpdate: a namespace goes only when its spec.finalizers
+// are gone too. Kubernetes: ShouldDeleteNamespaceDuringUpdate.
+func shouldDeleteDuringUpdate(obj api.Object) bool {
+	ns, ok := obj.(*api.Namespace)
+	return ok && len(ns.Spec.Finalizers) == 0 && generic.ShouldDeleteDuringUpdate(obj)
 }
