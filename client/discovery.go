@@ -5,6 +5,8 @@ import (
 	"encoding/json"
 	"fmt"
 	"net/http"
+	"sort"
+	"strings"
 )
 
 // VersionInfo is the reply of GET /version (apimachinery version.Info).
@@ -110,6 +112,77 @@ func (c *Client) ServerResources(ctx context.Context) ([]*APIResourceList, error
 			return nil, err
 		}
 		out = append(out, l)
+	}
+	return out, nil
+}
+
+// ErrGroupDiscoveryFailed is the error of a discovery that read some group
+// versions and failed on others: the caller gets what was read, and this
+// error says what was not. client-go: discovery.ErrGroupDiscoveryFailed.
+type ErrGroupDiscoveryFailed struct {
+	// Groups maps each group version that failed ("apps/v1") to its error.
+	Groups map[string]error
+}
+
+func (e *ErrGroupDiscoveryFailed) Error() string {
+	var groups []string
+	for gv, err := range e.Groups {
+		groups = append(groups, fmt.Sprintf("%s: %v", gv, err))
+	}
+	sort.Strings(groups)
+	return fmt.Sprintf("unable to retrieve the complete list of server APIs: %s", strings.Join(groups, ", "))
+}
+
+// ServerPreferredNamespacedResources is the namespaced resources of each
+// group's preferred version, without subresources: what the namespace
+// controller deletes in a terminating namespace. Group versions that fail
+// are left out and named in an *ErrGroupDiscoveryFailed, returned with the
+// rest. client-go: discovery.ServerPreferredNamespacedResources.
+func (c *Client) ServerPreferredNamespacedResources(ctx context.Context) ([]*APIResourceList, error) {
+	var core APIVersions
+	if err := c.getJSON(ctx, "/api", &core); err != nil {
+		return nil, err
+	}
+	var groups APIGroupList
+	if err := c.getJSON(ctx, "/apis", &groups); err != nil {
+		return nil, err
+	}
+	paths := map[string]string{}
+	if len(core.Versions) > 0 {
+		paths[core.Versions[0]] = "/api/" + core.Versions[0]
+	}
+	for _, g := range groups.Groups {
+		gv := g.PreferredVersion.GroupVersion
+		if gv == "" && len(g.Versions) > 0 {
+			gv = g.Versions[0].GroupVersion
+		}
+		if gv != "" {
+			paths[gv] = "/apis/" + gv
+		}
+	}
+	gvs := make([]string, 0, len(paths))
+	for gv := range paths {
+		gvs = append(gvs, gv)
+	}
+	sort.Strings(gvs)
+	failed := &ErrGroupDiscoveryFailed{Groups: map[string]error{}}
+	var out []*APIResourceList
+	for _, gv := range gvs {
+		l := &APIResourceList{}
+		if err := c.getJSON(ctx, paths[gv], l); err != nil {
+			failed.Groups[gv] = err
+			continue
+		}
+		kept := &APIResourceList{GroupVersion: l.GroupVersion}
+		for _, r := range l.Resources {
+			if r.Namespaced && !strings.Contains(r.Name, "/") {
+				kept.Resources = append(kept.Resources, r)
+			}
+		}
+		out = append(out, kept)
+	}
+	if len(failed.Groups) > 0 {
+		return out, failed
 	}
 	return out, nil
 }

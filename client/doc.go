@@ -34,7 +34,11 @@
 //     client_config.go.
 //   - RetryOnConflict, OnError, DefaultRetry, DefaultBackoff (retry.go):
 //     util/retry/util.go.
-//   - ServerVersion, ServerResources (discovery.go): discovery/discovery_client.go.
+//   - ServerVersion, ServerResources, ServerPreferredNamespacedResources
+//     and ErrGroupDiscoveryFailed (discovery.go):
+//     discovery/discovery_client.go.
+//   - MetadataResource (metadata.go): metadata/metadata.go, the client of
+//     any resource by its GroupVersionResource, reading only metadata.
 //   - ListWatch (listwatch.go): tools/cache/listwatch.go.
 //
 // What we simplify, and why it is safe here:

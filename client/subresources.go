@@ -42,3 +42,17 @@ func (r *DynamicResource) Bind(ctx context.Context, binding *api.Binding, opts C
 		binding, "v1", "Binding", func() api.Object { return &api.Status{} })
 	return err
 }
+
+// Finalize writes namespaces/<ns.Name>/finalize: the namespace's
+// spec.finalizers as ns has them (namespaces only). The namespace
+// controller removes the "kubernetes" finalizer this way once the
+// namespace is empty; a resourceVersion in ns makes it a compare-and-swap.
+// client-go: NamespaceInterface.Finalize.
+func (r *DynamicResource) Finalize(ctx context.Context, ns *api.Namespace, opts UpdateOptions) (*api.Namespace, error) {
+	out, err := r.write(ctx, http.MethodPut, r.path("", ns.Name, "finalize"), opts.query(),
+		ns, "v1", "Namespace", func() api.Object { return &api.Namespace{} })
+	if err != nil {
+		return nil, err
+	}
+	return out.(*api.Namespace), nil
+}

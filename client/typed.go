@@ -134,3 +134,8 @@ func (r *Resource[T]) UpdateScale(ctx context.Context, name string, scale *api.S
 func (r *Resource[T]) Bind(ctx context.Context, binding *api.Binding, opts CreateOptions) error {
 	return r.dyn.Bind(ctx, binding, opts)
 }
+
+// Finalize writes a namespace's spec.finalizers (namespaces only).
+func (r *Resource[T]) Finalize(ctx context.Context, ns *api.Namespace, opts UpdateOptions) (*api.Namespace, error) {
+	return r.dyn.Finalize(ctx, ns, opts)
+}
