@@ -17,10 +17,10 @@ type GroupVersionResource struct {
 	Group, Version, Resource string
 }
 
-// String is "configmaps.v1." or "replicasets.v1.apps", as apimachinery
-// prints it.
+// String is "/v1, Resource=configmaps" or "apps/v1, Resource=replicasets",
+// as apimachinery prints it.
 func (g GroupVersionResource) String() string {
-	return g.Resource + "." + g.Version + "." + g.Group
+	return g.Group + "/" + g.Version + ", Resource=" + g.Resource
 }
 
 // PartialObjectMetadata is one object of any kind, only its metadata.

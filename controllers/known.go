@@ -4,6 +4,7 @@ import (
 	"kubeloop/api"
 	"kubeloop/controllers/garbagecollector"
 	"kubeloop/controllers/labeler"
+	"kubeloop/controllers/namespace"
 	"kubeloop/controllers/nodelifecycle"
 	"kubeloop/controllers/replicaset"
 	"kubeloop/informer"
@@ -27,6 +28,10 @@ func KnownControllers() map[string]InitFunc {
 		"garbagecollector": func(cc Context) (Runner, error) {
 			return garbagecollector.NewController(cc.Client, cc.Informers,
 				garbagecollector.Options{MetricsProvider: cc.Metrics}), nil
+		},
+		"namespace": func(cc Context) (Runner, error) {
+			return namespace.NewController(cc.Client, informer.For[*api.Namespace](cc.Informers),
+				namespace.Options{MetricsProvider: cc.Metrics}), nil
 		},
 		"labeler": func(cc Context) (Runner, error) {
 			return labeler.NewController(cc.Client, informer.For[*api.ConfigMap](cc.Informers),
