@@ -97,7 +97,9 @@ func (p *faultyProxy) heal() {
 	p.fails = nil
 }
 
-func namespaces() *client.Resource[*api.Namespace] { return client.For[*api.Namespace](testCluster.Client) }
+func namespaces() *client.Resource[*api.Namespace] {
+	return client.For[*api.Namespace](testCluster.Client)
+}
 
 func deleteNamespace(t *testing.T, ns string) {
 	t.Helper()
