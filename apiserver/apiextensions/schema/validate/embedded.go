@@ -70,7 +70,7 @@ func embeddedResource(p field.Path, x map[string]any) field.ErrorList {
 		case s == "":
 			errs = append(errs, field.Invalid(p.Child("kind"), s, "must not be empty"))
 		default:
-			if msgs := isDNS1035Label(strings.ToLower(s)); len(msgs) > 0 {
+			if msgs := IsDNS1035Label(strings.ToLower(s)); len(msgs) > 0 {
 				errs = append(errs, field.Invalid(p.Child("kind"), s, "may have mixed case, but should otherwise match: "+strings.Join(msgs, ",")))
 			}
 		}
@@ -81,9 +81,9 @@ func embeddedResource(p field.Path, x map[string]any) field.ErrorList {
 	return errs
 }
 
-// isDNS1035Label is apimachinery's IsDNS1035Label: a lowercase letter,
+// IsDNS1035Label is apimachinery's IsDNS1035Label: a lowercase letter,
 // then letters, digits or '-', not ending in '-', at most 63 long.
-func isDNS1035Label(s string) []string {
+func IsDNS1035Label(s string) []string {
 	var msgs []string
 	if len(s) > api.DNS1123LabelMaxLength {
 		msgs = append(msgs, "must be no more than 63 characters")
