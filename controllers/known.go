@@ -6,6 +6,7 @@ import (
 	"kubeloop/controllers/labeler"
 	"kubeloop/controllers/namespace"
 	"kubeloop/controllers/nodelifecycle"
+	"kubeloop/controllers/podgc"
 	"kubeloop/controllers/replicaset"
 	"kubeloop/informer"
 )
@@ -32,6 +33,10 @@ func KnownControllers() map[string]InitFunc {
 		"namespace": func(cc Context) (Runner, error) {
 			return namespace.NewController(cc.Client, informer.For[*api.Namespace](cc.Informers),
 				namespace.Options{MetricsProvider: cc.Metrics}), nil
+		},
+		"podgc": func(cc Context) (Runner, error) {
+			return podgc.NewController(cc.Client, informer.For[*api.Pod](cc.Informers), informer.For[*api.Node](cc.Informers),
+				podgc.Options{TerminatedPodThreshold: cc.ComponentConfig.TerminatedPodGCThreshold, MetricsProvider: cc.Metrics}), nil
 		},
 		"labeler": func(cc Context) (Runner, error) {
 			return labeler.NewController(cc.Client, informer.For[*api.ConfigMap](cc.Informers),

@@ -18,6 +18,7 @@ import (
 	"kubeloop/cluster"
 	"kubeloop/controllers"
 	"kubeloop/controllers/nodelifecycle"
+	"kubeloop/controllers/podgc"
 	"kubeloop/informer"
 	"kubeloop/kubelet"
 	"kubeloop/scheduler"
@@ -43,6 +44,10 @@ type Options struct {
 	// friends); tests use it for timings of a second instead of minutes.
 	// Its MetricsProvider is always the manager's.
 	NodeLifecycle *nodelifecycle.Options
+	// PodGC, when set, replaces the pod GC controller's options (its
+	// 20 s sweep and 40 s quarantine); its MetricsProvider is always the
+	// manager's and its threshold that of ComponentConfig.
+	PodGC *podgc.Options
 }
 
 // ControllerManagerName is the controller manager's component name, for
@@ -131,6 +136,15 @@ func knownControllers(opts Options) map[string]controllers.InitFunc {
 			return nodelifecycle.NewController(cc.Client,
 				informer.For[*api.Node](cc.Informers), informer.For[*api.Lease](cc.Informers), informer.For[*api.Pod](cc.Informers),
 				cc.Recorder, o), nil
+		}
+	}
+	if opts.PodGC != nil {
+		pg := *opts.PodGC
+		known["podgc"] = func(cc controllers.Context) (controllers.Runner, error) {
+			o := pg
+			o.MetricsProvider = cc.Metrics
+			o.TerminatedPodThreshold = cc.ComponentConfig.TerminatedPodGCThreshold
+			return podgc.NewController(cc.Client, informer.For[*api.Pod](cc.Informers), informer.For[*api.Node](cc.Informers), o), nil
 		}
 	}
 	return known

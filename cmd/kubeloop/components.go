@@ -31,6 +31,8 @@ func addComponentConfigFlags(f *pflag.FlagSet, cfg *controllers.ComponentConfig)
 		"the informers resync after a random period between this and twice this (the tutorial uses 30s; 0 turns resyncs off)")
 	f.StringSliceVar(&cfg.LabelerNamespaces, "labeler-namespaces", nil,
 		"the namespaces whose ConfigMaps the labeler keeps labelled (comma-separated; empty means all)")
+	f.IntVar(&cfg.TerminatedPodGCThreshold, "terminated-pod-gc-threshold", cfg.TerminatedPodGCThreshold,
+		"how many terminated pods may exist before pod GC deletes the oldest (0 or less: never)")
 }
 
 // componentCommands are the one-component-per-process commands. Each
