@@ -10,17 +10,20 @@ import (
 	"kubeloop/api"
 	"kubeloop/client"
 	"kubeloop/controllers/nodelifecycle"
+	"kubeloop/controllers/podgc"
 )
 
 // TestLostNodesPodsAreRecreatedOnTheOthers stops one kubelet: the node
 // lifecycle controller marks its node Unknown, taints it unreachable and
-// evicts its pods, and the ReplicaSet replaces them on the live nodes.
+// evicts its pods, and the ReplicaSet replaces them on the live nodes. The
+// evicted pods stay Terminating while the Node exists; once it is deleted,
+// the pod GC removes them after its quarantine.
 func TestLostNodesPodsAreRecreatedOnTheOthers(t *testing.T) {
 	c := startCluster(t, Options{Nodes: 3, Kubelet: fastKubelet(), NodeLifecycle: &nodelifecycle.Options{
 		NodeMonitorPeriod:      100 * time.Millisecond,
 		NodeMonitorGracePeriod: 2 * time.Second,
 		PodEvictionTimeout:     time.Second,
-	}})
+	}, PodGC: &podgc.Options{GCCheckPeriod: 100 * time.Millisecond, QuarantineTime: time.Second}})
 	ns := newNamespace(t, c)
 	createReplicaSet(t, c, replicaSet(ns, "web", 6, "100m", "64Mi"))
 	var byNode map[string]int
@@ -61,8 +64,9 @@ func TestLostNodesPodsAreRecreatedOnTheOthers(t *testing.T) {
 	}, waitFor, tick, "the lost node's pods are evicted and 6 run on the other nodes")
 
 	// Without their kubelet nothing confirms the deletion: the evicted
-	// pods stay Terminating (no pod GC controller), as they would in
-	// Kubernetes until podgc or the node's return.
+	// pods stay Terminating while their Node exists, as in Kubernetes (the
+	// pod GC leaves pods of existing nodes alone unless they are tainted
+	// out-of-service).
 	for _, p := range listPods(t, c, ns, "app=web") {
 		if p.Spec.NodeName == lost {
 			assert.Contains(t, lostPods, p.Name)
@@ -74,6 +78,19 @@ func TestLostNodesPodsAreRecreatedOnTheOthers(t *testing.T) {
 		rs = getReplicaSet(t, c, ns, "web")
 		return rs.Status.ReadyReplicas == 6 && rs.Status.Replicas == 6
 	}, waitFor, tick, "the ReplicaSet counts 6 ready replicas again (got %+v)", rs.Status)
+
+	// The node is gone for good: deleting it lets the pod GC force-delete
+	// what was left on it, so nothing stays Terminating for ever.
+	require.NoError(t, nodes.Delete(testCtx(t), lost, api.DeleteOptions{}))
+	require.Eventually(t, func() bool {
+		for _, p := range listPods(t, c, ns, "app=web") {
+			if p.Spec.NodeName == lost {
+				return false
+			}
+		}
+		return true
+	}, waitFor, tick, "the deleted node's evicted pods are collected")
+	require.Len(t, listPods(t, c, ns, "app=web"), 6, "only the replacements are left")
 }
 
 func hasTaint(n *api.Node, key string, effect api.TaintEffect) bool {

@@ -37,6 +37,6 @@
 //     unreachable taint; in Kubernetes pods get that toleration (300 s)
 //     from admission. A pod's own toleration still wins.
 //   - Evicted pods are deleted gracefully, as Kubernetes does: they stay
-//     Terminating until their kubelet returns (the pod GC controller that
-//     force-deletes them is not built).
+//     Terminating until their kubelet returns, or until the Node is
+//     deleted and the pod GC (controllers/podgc) force-deletes them.
 package nodelifecycle
