@@ -58,7 +58,9 @@ func newEnv(t *testing.T, opts Options) *env {
 	return &env{t: t, ns: ns}
 }
 
-func (e *env) pods() *client.Resource[*api.Pod] { return client.For[*api.Pod](testCluster.Client).Namespace(e.ns) }
+func (e *env) pods() *client.Resource[*api.Pod] {
+	return client.For[*api.Pod](testCluster.Client).Namespace(e.ns)
+}
 
 // createNode registers a node of this test with the Ready condition given.
 func (e *env) createNode(name string, ready api.ConditionStatus, taints ...api.Taint) string {
