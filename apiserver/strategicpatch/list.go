@@ -1,8 +1,9 @@
 package strategicpatch
 
 import (
-	"reflect"
-	"sort"
+	"cmp"
+	"encoding/json"
+	"slices"
 )
 
 // mergeList merges a patch list into the original list of one field. A
@@ -26,8 +27,8 @@ func mergeList(original, patch []any, f *Field) ([]any, error) {
 		return nil, badPatch("cannot merge a list of objects without a merge key")
 	}
 	key := f.MergeKey
-	base := append([]any{}, original...)
 	var items []map[string]any
+	deleted := map[any]bool{} // merge keys of the "$patch: delete" elements
 	for _, v := range patch {
 		m, ok := v.(map[string]any)
 		if !ok {
@@ -41,7 +42,10 @@ func mergeList(original, patch []any, f *Field) ([]any, error) {
 			if !ok {
 				return nil, badPatch("%s element without merge key %q", deleteDirective, key)
 			}
-			base = removeByKey(base, key, kv)
+			if err := checkMergeKey(key, kv); err != nil {
+				return nil, err
+			}
+			deleted[kv] = true
 		case replaceDirective:
 			// The other elements of the patch are the whole new list.
 			return cleanListMaps(patch, elem)
@@ -49,15 +53,20 @@ func mergeList(original, patch []any, f *Field) ([]any, error) {
 			return nil, badPatch("unknown %s directive %v in a list", directiveMarker, m[directiveMarker])
 		}
 	}
+	base := withoutDeleted(original, key, deleted)
 	order := make([]any, 0, len(items))
 	merged := append([]any{}, base...)
+	at := positionsOf(merged, key)
 	for _, m := range items {
 		kv, ok := m[key]
 		if !ok {
 			return nil, badPatch("list element has no merge key %q", key)
 		}
+		if err := checkMergeKey(key, kv); err != nil {
+			return nil, err
+		}
 		order = append(order, m)
-		if i := indexByKey(merged, key, kv); i >= 0 {
+		if i := at.of(m); i >= 0 {
 			om, _ := merged[i].(map[string]any)
 			out, err := MergeMap(om, m, elem)
 			if err != nil {
@@ -70,9 +79,35 @@ func mergeList(original, patch []any, f *Field) ([]any, error) {
 		if err != nil {
 			return nil, err
 		}
+		// A later patch element with the same key merges into this one.
+		at.add(out, len(merged))
 		merged = append(merged, out)
 	}
 	return orderLike(merged, order, base, key)
+}
+
+// checkMergeKey refuses a merge key whose value is an object or a list:
+// every merge key of Kubernetes' types is a string or an integer, and
+// Kubernetes, comparing with ==, would panic on such a value.
+func checkMergeKey(key string, v any) error {
+	if !isScalar(v) {
+		js, _ := json.Marshal(v)
+		return badPatch("the merge key %q of a list element must be a string, a number or a boolean, not %s", key, js)
+	}
+	return nil
+}
+
+// withoutDeleted drops the elements whose merge key a "$patch: delete"
+// element named (every one of them, as Kubernetes' deleteMatchingEntries).
+func withoutDeleted(list []any, key string, deleted map[any]bool) []any {
+	out := make([]any, 0, len(list))
+	for _, e := range list {
+		if id, ok := identity(e, key); ok && deleted[id] {
+			continue
+		}
+		out = append(out, e)
+	}
+	return out
 }
 
 // cleanListMaps builds the list a "$patch: replace" element asks for: every
@@ -137,6 +172,15 @@ func applyElementOrder(original, patch map[string]any, name string, v any, f *Fi
 	if f != nil {
 		key = f.MergeKey
 	}
+	if key != "" {
+		for _, o := range order {
+			if m, ok := o.(map[string]any); ok {
+				if err := checkMergeKey(key, m[key]); err != nil {
+					return err
+				}
+			}
+		}
+	}
 	out, err := orderLike(merged, order, cur, key)
 	if err != nil {
 		return err
@@ -151,16 +195,17 @@ func applyElementOrder(original, patch map[string]any, name string, v any, f *Fi
 // the server's order (serverOrder) allows. This is Kubernetes'
 // normalizeElementOrder + mergeSortedSlice.
 func orderLike(merged, order, serverOrder []any, key string) ([]any, error) {
+	inOrder, inServer := positionsOf(order, key), positionsOf(serverOrder, key)
 	var named, serverOnly []any
 	for _, v := range merged {
-		if indexOf(order, v, key) >= 0 {
+		if inOrder.of(v) >= 0 {
 			named = append(named, v)
 		} else {
 			serverOnly = append(serverOnly, v)
 		}
 	}
-	sortBy(named, order, key)
-	sortBy(serverOnly, serverOrder, key)
+	sortBy(named, inOrder, len(order))
+	sortBy(serverOnly, inServer, len(serverOrder))
 	out := make([]any, 0, len(merged))
 	i, j := 0, 0
 	for i < len(serverOnly) || j < len(named) {
@@ -172,7 +217,7 @@ func orderLike(merged, order, serverOrder []any, key string) ([]any, error) {
 			out = append(out, named[j])
 			j++
 		default:
-			li, ri := indexOf(serverOrder, serverOnly[i], key), indexOf(serverOrder, named[j], key)
+			li, ri := inServer.of(serverOnly[i]), inServer.of(named[j])
 			if li >= 0 && ri >= 0 && li < ri {
 				out = append(out, serverOnly[i])
 				i++
@@ -185,51 +230,25 @@ func orderLike(merged, order, serverOrder []any, key string) ([]any, error) {
 	return out, nil
 }
 
-func sortBy(list, order []any, key string) {
-	pos := func(v any) int {
-		if i := indexOf(order, v, key); i >= 0 {
-			return i
+// sortBy sorts list stably by where its elements stand in pos; the ones pos
+// does not know go last (at index absent).
+func sortBy(list []any, pos positions, absent int) {
+	type placed struct {
+		at int
+		v  any
+	}
+	ps := make([]placed, len(list))
+	for i, v := range list {
+		at := pos.of(v)
+		if at < 0 {
+			at = absent
 		}
-		return len(order)
+		ps[i] = placed{at, v}
 	}
-	sort.SliceStable(list, func(a, b int) bool { return pos(list[a]) < pos(list[b]) })
-}
-
-// indexOf finds v in list: by merge key for objects, by value for scalars.
-func indexOf(list []any, v any, key string) int {
-	if key == "" {
-		for i, e := range list {
-			if isScalar(e) && isScalar(v) && e == v {
-				return i
-			}
-		}
-		return -1
+	slices.SortStableFunc(ps, func(a, b placed) int { return cmp.Compare(a.at, b.at) })
+	for i, p := range ps {
+		list[i] = p.v
 	}
-	m, ok := v.(map[string]any)
-	if !ok {
-		return -1
-	}
-	return indexByKey(list, key, m[key])
-}
-
-func indexByKey(list []any, key string, kv any) int {
-	for i, e := range list {
-		if m, ok := e.(map[string]any); ok && reflect.DeepEqual(m[key], kv) {
-			return i
-		}
-	}
-	return -1
-}
-
-func removeByKey(list []any, key string, kv any) []any {
-	out := list[:0:0]
-	for _, e := range list {
-		if m, ok := e.(map[string]any); ok && reflect.DeepEqual(m[key], kv) {
-			continue
-		}
-		out = append(out, e)
-	}
-	return out
 }
 
 func listOfMaps(a, b []any) bool {

@@ -138,6 +138,10 @@ func TestApplyRejectsBadPatches(t *testing.T) {
 		"retainKeys violation":     `{"spec":{"$retainKeys":["a"],"b":1}}`,
 		"not an object":            `[1]`,
 		"delete without merge key": `{"spec":{"containers":[{"$patch":"delete"}]}}`,
+		"object as merge key":      `{"spec":{"containers":[{"name":{"a":"b"}}]}}`,
+		"list as merge key":        `{"spec":{"containers":[{"name":["a"],"image":"x"}]}}`,
+		"object as deleted key":    `{"spec":{"containers":[{"$patch":"delete","name":{}}]}}`,
+		"object in element order":  `{"spec":{"$setElementOrder/containers":[{"name":{}}]}}`,
 	} {
 		t.Run(name, func(t *testing.T) {
 			_, err := Apply([]byte(`{"spec":{"containers":[{"name":"a"}]}}`), []byte(patch), ForKind("", "Pod"))
@@ -222,4 +226,62 @@ func TestForKindOfAnUnknownKindMergesOnlyMetadata(t *testing.T) {
 	s := ForKind("example.com", "Widget")
 	require.Equal(t, "uid", s.sub("metadata").field("ownerReferences").MergeKey)
 	require.Len(t, s.Fields, 1)
+}
+
+// The order of a merged list. The patch's elements keep the patch's order
+// (or the $setElementOrder list's); an element only the server has is
+// placed before the next patch element that comes after it on the server,
+// and an element new to the server does not hold one back (Kubernetes'
+// mergeSortedSlice). Every expectation is what Kubernetes'
+// StrategicMergePatch returns for the same input.
+func TestApplyListOrder(t *testing.T) {
+	pod := `{"spec":{"containers":[{"name":"a"},{"name":"b"},{"name":"c"},{"name":"d"}]}}`
+	cases := []struct{ name, patch, want string }{
+		{
+			name:  "server-only elements interleave by the server's order",
+			patch: `{"spec":{"containers":[{"name":"c","image":"2"},{"name":"a","image":"2"}]}}`,
+			want:  `[{"name":"b"},{"name":"c","image":"2"},{"name":"a","image":"2"},{"name":"d"}]`,
+		},
+		{
+			name:  "a new element at the head of the patch comes first",
+			patch: `{"spec":{"containers":[{"name":"x"},{"name":"b","image":"2"}]}}`,
+			want:  `[{"name":"x"},{"name":"a"},{"name":"b","image":"2"},{"name":"c"},{"name":"d"}]`,
+		},
+		{
+			name:  "setElementOrder orders the named elements, server-only ones stay put",
+			patch: `{"spec":{"$setElementOrder/containers":[{"name":"d"},{"name":"b"},{"name":"x"}],"containers":[{"name":"b","image":"2"},{"name":"x"}]}}`,
+			want:  `[{"name":"a"},{"name":"c"},{"name":"d"},{"name":"b","image":"2"},{"name":"x"}]`,
+		},
+		{
+			name:  "a repeated patch element merges into the first",
+			patch: `{"spec":{"containers":[{"name":"x","image":"1"},{"name":"x","tty":true}]}}`,
+			want:  `[{"name":"x","image":"1","tty":true},{"name":"a"},{"name":"b"},{"name":"c"},{"name":"d"}]`,
+		},
+		{
+			name:  "deleted and added again: a new element",
+			patch: `{"spec":{"containers":[{"$patch":"delete","name":"b"},{"name":"b","image":"new"}]}}`,
+			want:  `[{"name":"b","image":"new"},{"name":"a"},{"name":"c"},{"name":"d"}]`,
+		},
+	}
+	for _, tc := range cases {
+		t.Run(tc.name, func(t *testing.T) {
+			out, err := Apply([]byte(pod), []byte(tc.patch), ForKind("", "Pod"))
+			require.NoError(t, err)
+			require.JSONEq(t, `{"spec":{"containers":`+tc.want+`}}`, string(out))
+		})
+	}
+}
+
+func TestApplyDeleteRemovesEveryMatch(t *testing.T) {
+	out, err := Apply([]byte(`{"metadata":{"ownerReferences":[{"uid":"1","name":"a"},{"uid":"2"},{"uid":"1","name":"b"}]}}`),
+		[]byte(`{"metadata":{"ownerReferences":[{"$patch":"delete","uid":"1"}]}}`), ForKind("", "Pod"))
+	require.NoError(t, err)
+	require.JSONEq(t, `{"metadata":{"ownerReferences":[{"uid":"2"}]}}`, string(out))
+}
+
+func TestApplyScalarListOrder(t *testing.T) {
+	out, err := Apply([]byte(`{"metadata":{"finalizers":["a","b","c"]}}`),
+		[]byte(`{"metadata":{"$setElementOrder/finalizers":["c","x","a"],"finalizers":["x"]}}`), ForKind("", "Pod"))
+	require.NoError(t, err)
+	require.JSONEq(t, `{"metadata":{"finalizers":["b","c","x","a"]}}`, string(out))
 }
