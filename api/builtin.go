@@ -1,6 +1,9 @@
 package api
 
-import "strconv"
+import (
+	"fmt"
+	"strconv"
+)
 
 // builtinKinds is the table of every kind kubeloop serves, in the order
 // discovery lists them. Binding and Scale are not here: they are bodies of
@@ -11,9 +14,10 @@ func builtinKinds() []ResourceInfo {
 			Version: "v1", Kind: "Pod", Resource: "pods", Singular: "pod",
 			ShortNames: []string{"po"}, Categories: []string{"all"}, Namespaced: true,
 			HasSpec: true, HasStatus: true, Subresources: []string{"binding"},
-			New:     func() Object { return &Pod{} },
-			NewList: func() ListObject { return &PodList{} },
-			Fields:  podFields,
+			New:                  func() Object { return &Pod{} },
+			NewList:              func() ListObject { return &PodList{} },
+			Fields:               podFields,
+			FieldLabelConversion: podFieldLabels(),
 		},
 		{
 			Version: "v1", Kind: "ConfigMap", Resource: "configmaps", Singular: "configmap",
@@ -24,23 +28,26 @@ func builtinKinds() []ResourceInfo {
 		{
 			Version: "v1", Kind: "Node", Resource: "nodes", Singular: "node",
 			ShortNames: []string{"no"}, HasSpec: true, HasStatus: true,
-			New:     func() Object { return &Node{} },
-			NewList: func() ListObject { return &NodeList{} },
-			Fields:  nodeFields,
+			New:                  func() Object { return &Node{} },
+			NewList:              func() ListObject { return &NodeList{} },
+			Fields:               nodeFields,
+			FieldLabelConversion: supportedFieldLabels("metadata.name", "spec.unschedulable"),
 		},
 		{
 			Version: "v1", Kind: "Namespace", Resource: "namespaces", Singular: "namespace",
 			ShortNames: []string{"ns"}, HasSpec: true, HasStatus: true, Subresources: []string{"finalize"},
-			New:     func() Object { return &Namespace{} },
-			NewList: func() ListObject { return &NamespaceList{} },
-			Fields:  namespaceFields,
+			New:                  func() Object { return &Namespace{} },
+			NewList:              func() ListObject { return &NamespaceList{} },
+			Fields:               namespaceFields,
+			FieldLabelConversion: supportedFieldLabels("metadata.name", "status.phase"),
 		},
 		{
 			Version: "v1", Kind: "Event", Resource: "events", Singular: "event",
 			ShortNames: []string{"ev"}, Namespaced: true,
-			New:     func() Object { return &Event{} },
-			NewList: func() ListObject { return &EventList{} },
-			Fields:  eventFields,
+			New:                  func() Object { return &Event{} },
+			NewList:              func() ListObject { return &EventList{} },
+			Fields:               eventFields,
+			FieldLabelConversion: eventFieldLabels(),
 		},
 		{
 			Group: "apps", Version: "v1", Kind: "ReplicaSet", Resource: "replicasets", Singular: "replicaset",
@@ -68,6 +75,7 @@ func podFields(obj Object) map[string]string {
 		"spec.restartPolicy":       string(p.Spec.RestartPolicy),
 		"spec.schedulerName":       p.Spec.SchedulerName,
 		"spec.serviceAccountName":  p.Spec.ServiceAccountName,
+		"spec.hostNetwork":         strconv.FormatBool(p.Spec.HostNetwork),
 		"status.phase":             string(p.Status.Phase),
 		"status.podIP":             p.Status.PodIP,
 		"status.nominatedNodeName": p.Status.NominatedNodeName,
@@ -98,6 +106,50 @@ func eventFields(obj Object) map[string]string {
 		"source":                         e.Source.Component,
 		"type":                           e.Type,
 	}
+}
+
+// The field label conversions say which fields a field selector may name
+// and how an unknown one is refused; kinds without one (ConfigMap,
+// ReplicaSet, Lease) get ResourceInfo.ConvertFieldLabel's default.
+// Kubernetes: pkg/apis/core/v1/conversion.go (addConversionFuncs,
+// AddFieldLabelConversionsForEvent, AddFieldLabelConversionsForNamespace).
+
+// supportedFieldLabels accepts the given fields as they are and refuses
+// any other in the words of Kubernetes' per-kind conversion functions.
+func supportedFieldLabels(labels ...string) func(label, value string) (string, string, error) {
+	known := make(map[string]bool, len(labels))
+	for _, l := range labels {
+		known[l] = true
+	}
+	return func(label, value string) (string, string, error) {
+		if !known[label] {
+			return "", "", fmt.Errorf("field label not supported: %s", label)
+		}
+		return label, value, nil
+	}
+}
+
+// podFieldLabels is Kubernetes' list for pods, which has two fields that
+// podFields does not: status.podIPs, accepted but carried by no pod (so it
+// matches as ""), and spec.host, the name old clients used for
+// spec.nodeName.
+func podFieldLabels() func(label, value string) (string, string, error) {
+	known := supportedFieldLabels("metadata.name", "metadata.namespace", "spec.nodeName",
+		"spec.restartPolicy", "spec.schedulerName", "spec.serviceAccountName", "spec.hostNetwork",
+		"status.phase", "status.podIP", "status.podIPs", "status.nominatedNodeName")
+	return func(label, value string) (string, string, error) {
+		if label == "spec.host" {
+			return "spec.nodeName", value, nil
+		}
+		return known(label, value)
+	}
+}
+
+func eventFieldLabels() func(label, value string) (string, string, error) {
+	return supportedFieldLabels("metadata.name", "metadata.namespace",
+		"involvedObject.kind", "involvedObject.namespace", "involvedObject.name", "involvedObject.uid",
+		"involvedObject.apiVersion", "involvedObject.resourceVersion", "involvedObject.fieldPath",
+		"reason", "reportingComponent", "source", "type")
 }
 
 // KindInfo is the group, version and kind of a body that is not a stored

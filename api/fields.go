@@ -68,6 +68,9 @@ func (rs FieldRequirements) RequiresExactMatch(field string) (string, bool) {
 	return "", false
 }
 
+// Requirements returns the clauses themselves.
+func (rs FieldRequirements) Requirements() FieldRequirements { return rs }
+
 // Transform returns a copy with every clause passed through fn; the
 // apiserver uses it to rewrite field names (and to reject unsupported ones
 // by returning an error).

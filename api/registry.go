@@ -33,6 +33,29 @@ type ResourceInfo struct {
 	// Fields returns the values field selectors can match, beyond
 	// metadata.name and metadata.namespace which every kind has.
 	Fields func(Object) map[string]string
+	// FieldLabelConversion checks a field a field selector names, and may
+	// rename it, as the kind's field label conversion function does in
+	// Kubernetes. It decides which selectors are a 400, so it is not
+	// derived from Fields: Kubernetes accepts fields no object carries
+	// (a pod's status.podIPs) and refuses some it could match. nil is
+	// Kubernetes' default (see ConvertFieldLabel).
+	FieldLabelConversion func(label, value string) (string, string, error)
+}
+
+// ConvertFieldLabel checks and rewrites one field of a field selector with
+// the kind's FieldLabelConversion; a kind without one knows metadata.name
+// and metadata.namespace only, with Kubernetes' message for any other.
+// Kubernetes: apimachinery/pkg/runtime/scheme.go, Scheme.ConvertFieldLabel,
+// and runtime/conversion.go, DefaultMetaV1FieldSelectorConversion.
+func (r *ResourceInfo) ConvertFieldLabel(label, value string) (string, string, error) {
+	if r.FieldLabelConversion != nil {
+		return r.FieldLabelConversion(label, value)
+	}
+	switch label {
+	case "metadata.name", "metadata.namespace":
+		return label, value, nil
+	}
+	return "", "", fmt.Errorf("%q is not a known field selector: only %q, %q", label, "metadata.name", "metadata.namespace")
 }
 
 // GroupVersion is the apiVersion string: "v1" or "apps/v1".

@@ -140,6 +140,7 @@ func TestObjectFieldsForFieldSelectors(t *testing.T) {
 	assert.Equal(t, "default-scheduler", f["spec.schedulerName"])
 	assert.Equal(t, "Running", f["status.phase"])
 	assert.Equal(t, "10.0.0.1", f["status.podIP"])
+	assert.Equal(t, "false", f["spec.hostNetwork"])
 
 	sel, err := ParseFieldSelector("spec.nodeName=n1,status.phase!=Failed")
 	require.NoError(t, err)

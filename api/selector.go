@@ -24,4 +24,7 @@ type FieldSelector interface {
 	// RequiresExactMatch reports the value the selector requires field to
 	// equal, if it has such a requirement. Caches use it to pick an index.
 	RequiresExactMatch(field string) (value string, found bool)
+	// Requirements lists the clauses, for code that checks or rewrites
+	// the fields they name (the apiserver's field label conversion).
+	Requirements() FieldRequirements
 }

@@ -1812,10 +1812,11 @@ func typeDocs() map[string]typeDoc {
 		"ResourceInfo": {
 			doc: "ResourceInfo is everything generic code needs to know about one kind: how it is named on the wire and in URLs, where it lives in etcd, and how to make an empty one. Store keys, apiserver routes, discovery and clients are all driven from this table. It is not an API object and is never copied.",
 			fields: map[string]string{
-				"HasSpec":      "HasSpec: changes to anything but metadata and status bump generation.",
-				"HasStatus":    "HasStatus: the kind has a status subresource; the main resource ignores status changes, and /status changes only status.",
-				"Subresources": "Subresources other than status: \"scale\", \"binding\".",
-				"Fields":       "Fields returns the values field selectors can match, beyond metadata.name and metadata.namespace which every kind has.",
+				"HasSpec":              "HasSpec: changes to anything but metadata and status bump generation.",
+				"HasStatus":            "HasStatus: the kind has a status subresource; the main resource ignores status changes, and /status changes only status.",
+				"Subresources":         "Subresources other than status: \"scale\", \"binding\".",
+				"Fields":               "Fields returns the values field selectors can match, beyond metadata.name and metadata.namespace which every kind has.",
+				"FieldLabelConversion": "FieldLabelConversion checks a field a field selector names, and may rename it, as the kind's field label conversion function does in Kubernetes. It decides which selectors are a 400, so it is not derived from Fields: Kubernetes accepts fields no object carries (a pod's status.podIPs) and refuses some it could match. nil is Kubernetes' default (see ConvertFieldLabel).",
 			},
 		},
 		"ResourceList": {

@@ -49,7 +49,7 @@ func TestListSelectorsAndPaging(t *testing.T) {
 
 	resp := do(t, "GET", path+"?fieldSelector=spec.foo%3Dx", "", "")
 	require.Equal(t, http.StatusBadRequest, resp.Code)
-	assert.Equal(t, "field label not supported: spec.foo", resp.Obj(t)["message"])
+	assert.Equal(t, `"spec.foo" is not a known field selector: only "metadata.name", "metadata.namespace"`, resp.Obj(t)["message"])
 
 	resp = do(t, "GET", path+"?labelSelector=a%20in%20(", "", "")
 	assert.Equal(t, http.StatusBadRequest, resp.Code, resp.Body)

@@ -3,6 +3,7 @@ package handlers
 import (
 	"fmt"
 	"net/http"
+	"slices"
 	"strconv"
 	"strings"
 
@@ -12,30 +13,29 @@ import (
 )
 
 // listOptions reads the query of a LIST, WATCH or DELETE collection and
-// checks it the way Kubernetes' ValidateListOptions does
-// (staging/src/k8s.io/apimachinery/pkg/apis/meta/internalversion/validation).
+// checks it the way Kubernetes' listOpts does: the selectors are parsed
+// (a syntax error is a 400 whose message is the parser's, word for word),
+// ValidateListOptions runs (422), and then every field the field selector
+// names goes through the kind's field label conversion (400).
+// Kubernetes: staging/src/k8s.io/apiserver/pkg/endpoints/handlers/get.go
+// (listOpts) and apimachinery/pkg/apis/meta/internalversion/validation.
 func listOptions(r *http.Request, info *api.ResourceInfo, watch bool) (rest.ListOptions, error) {
 	q := r.URL.Query()
 	var opts rest.ListOptions
 	if ls := q.Get("labelSelector"); ls != "" {
 		sel, err := api.ParseSelector(ls)
 		if err != nil {
-			return opts, api.NewBadRequest(fmt.Sprintf("unable to parse requirement: %v", err))
+			return opts, api.NewBadRequest(err.Error())
 		}
 		opts.Predicate.Label = sel
 	}
+	var fields api.FieldSelector
 	if fs := q.Get("fieldSelector"); fs != "" {
 		sel, err := api.ParseFieldSelector(fs)
 		if err != nil {
-			return opts, api.NewBadRequest(fmt.Sprintf("invalid field selector: %v", err))
+			return opts, api.NewBadRequest(err.Error())
 		}
-		supported := info.ObjectFields(info.New())
-		for _, f := range fieldSelectorKeys(fs) {
-			if _, ok := supported[f]; !ok {
-				return opts, api.NewBadRequest(fmt.Sprintf("field label not supported: %s", f))
-			}
-		}
-		opts.Predicate.Field = sel
+		fields = sel
 	}
 	if l := q.Get("limit"); l != "" {
 		n, err := strconv.ParseInt(l, 10, 64)
@@ -55,7 +55,33 @@ func listOptions(r *http.Request, info *api.ResourceInfo, watch bool) (rest.List
 	if causes := validateListOptions(opts, watch); len(causes) > 0 {
 		return opts, newInvalidQualified("meta.k8s.io", "ListOptions", "", causes)
 	}
+	if fields != nil {
+		sel, err := convertFieldLabels(fields, info)
+		if err != nil {
+			return opts, err
+		}
+		opts.Predicate.Field = sel
+	}
 	return opts, nil
+}
+
+// convertFieldLabels passes every clause of a field selector through the
+// kind's field label conversion: a field the kind does not support is a
+// 400 with the conversion's message ("field label not supported: x" for a
+// pod), and a renamed field (a pod's spec.host) takes its new name. The
+// fields are checked as the parser produced them, untrimmed, so
+// "metadata.name =x" names the unknown field "metadata.name ". Kubernetes
+// visits the clauses in the order of their text, which decides the field
+// the message names when several are unknown; a clause's String sorts the
+// same way.
+func convertFieldLabels(sel api.FieldSelector, info *api.ResourceInfo) (api.FieldSelector, error) {
+	reqs := slices.Clone(sel.Requirements())
+	slices.SortStableFunc(reqs, func(a, b api.FieldRequirement) int { return strings.Compare(a.String(), b.String()) })
+	out, err := reqs.Transform(info.ConvertFieldLabel)
+	if err != nil {
+		return nil, api.NewBadRequest(err.Error())
+	}
+	return out, nil
 }
 
 func validateListOptions(opts rest.ListOptions, watch bool) []api.StatusCause {
@@ -92,39 +118,4 @@ func validateListOptions(opts rest.ListOptions, watch bool) []api.StatusCause {
 		forbidden("sendInitialEvents", "sendInitialEvents is forbidden for list")
 	}
 	return causes
-}
-
-// fieldSelectorKeys returns the field names a selector string mentions, so
-// an unsupported one can be refused before the store sees it. Backslash
-// escapes in values are skipped over.
-func fieldSelectorKeys(s string) []string {
-	var keys []string
-	for _, term := range splitUnescaped(s, ',') {
-		term = strings.TrimSpace(term)
-		if term == "" {
-			continue
-		}
-		i := strings.IndexAny(term, "!=")
-		if i < 0 {
-			keys = append(keys, term)
-			continue
-		}
-		keys = append(keys, strings.TrimSpace(term[:i]))
-	}
-	return keys
-}
-
-func splitUnescaped(s string, sep byte) []string {
-	var out []string
-	start := 0
-	for i := 0; i < len(s); i++ {
-		switch s[i] {
-		case '\\':
-			i++
-		case sep:
-			out = append(out, s[start:i])
-			start = i + 1
-		}
-	}
-	return append(out, s[start:])
 }
