@@ -50,11 +50,40 @@ func builtinKinds() []ResourceInfo {
 			FieldLabelConversion: eventFieldLabels(),
 		},
 		{
+			Version: "v1", Kind: "Secret", Resource: "secrets", Singular: "secret",
+			Namespaced:           true,
+			New:                  func() Object { return &Secret{} },
+			NewList:              func() ListObject { return &SecretList{} },
+			Fields:               secretFields,
+			FieldLabelConversion: secretFieldLabels(),
+		},
+		{
+			Version: "v1", Kind: "ServiceAccount", Resource: "serviceaccounts", Singular: "serviceaccount",
+			ShortNames: []string{"sa"}, Namespaced: true,
+			New:     func() Object { return &ServiceAccount{} },
+			NewList: func() ListObject { return &ServiceAccountList{} },
+		},
+		{
+			Group: "apps", Version: "v1", Kind: "Deployment", Resource: "deployments", Singular: "deployment",
+			ShortNames: []string{"deploy"}, Categories: []string{"all"}, Namespaced: true,
+			HasSpec: true, HasStatus: true, Subresources: []string{"scale"},
+			New:     func() Object { return &Deployment{} },
+			NewList: func() ListObject { return &DeploymentList{} },
+		},
+		{
 			Group: "apps", Version: "v1", Kind: "ReplicaSet", Resource: "replicasets", Singular: "replicaset",
 			ShortNames: []string{"rs"}, Categories: []string{"all"}, Namespaced: true,
 			HasSpec: true, HasStatus: true, Subresources: []string{"scale"},
 			New:     func() Object { return &ReplicaSet{} },
 			NewList: func() ListObject { return &ReplicaSetList{} },
+		},
+		{
+			Group: "batch", Version: "v1", Kind: "Job", Resource: "jobs", Singular: "job",
+			Categories: []string{"all"}, Namespaced: true, HasSpec: true, HasStatus: true,
+			New:                  func() Object { return &Job{} },
+			NewList:              func() ListObject { return &JobList{} },
+			Fields:               jobFields,
+			FieldLabelConversion: jobFieldLabels,
 		},
 		{
 			Group: "coordination.k8s.io", Version: "v1", Kind: "Lease", Resource: "leases", Singular: "lease",
@@ -110,9 +139,12 @@ func eventFields(obj Object) map[string]string {
 
 // The field label conversions say which fields a field selector may name
 // and how an unknown one is refused; kinds without one (ConfigMap,
-// ReplicaSet, Lease) get ResourceInfo.ConvertFieldLabel's default.
-// Kubernetes: pkg/apis/core/v1/conversion.go (addConversionFuncs,
-// AddFieldLabelConversionsForEvent, AddFieldLabelConversionsForNamespace).
+// ServiceAccount, Deployment, ReplicaSet, Lease) get
+// ResourceInfo.ConvertFieldLabel's default. Kubernetes:
+// pkg/apis/core/v1/conversion.go (addConversionFuncs,
+// AddFieldLabelConversionsForEvent, AddFieldLabelConversionsForNamespace,
+// AddFieldLabelConversionsForSecret) and pkg/apis/batch/v1/conversion.go
+// (addConversionFuncs).
 
 // supportedFieldLabels accepts the given fields as they are and refuses
 // any other in the words of Kubernetes' per-kind conversion functions.
@@ -152,6 +184,32 @@ func eventFieldLabels() func(label, value string) (string, string, error) {
 		"reason", "reportingComponent", "source", "type")
 }
 
+// secretFieldLabels is AddFieldLabelConversionsForSecret.
+func secretFieldLabels() func(label, value string) (string, string, error) {
+	return supportedFieldLabels("metadata.name", "metadata.namespace", "type")
+}
+
+// jobFieldLabels is batch/v1's conversion for Jobs, which words its refusal
+// its own way.
+func jobFieldLabels(label, value string) (string, string, error) {
+	switch label {
+	case "metadata.name", "metadata.namespace", "status.successful":
+		return label, value, nil
+	}
+	return "", "", fmt.Errorf("field label %q not supported for batchv1.Job", label)
+}
+
+// secretFields: kubelets and controllers look secrets up by type
+// (pkg/registry/core/secret/strategy.go SelectableFields).
+func secretFields(obj Object) map[string]string {
+	return map[string]string{"type": string(obj.(*Secret).Type)}
+}
+
+// jobFields: pkg/registry/batch/job/strategy.go JobToSelectableFields.
+func jobFields(obj Object) map[string]string {
+	return map[string]string{"status.successful": strconv.Itoa(int(obj.(*Job).Status.Succeeded))}
+}
+
 // KindInfo is the group, version and kind of a body that is not a stored
 // resource: subresource bodies and options.
 type KindInfo struct {
@@ -170,7 +228,7 @@ func (k KindInfo) GroupVersion() string {
 
 // SubresourceKind returns the kind of the body of a subresource other than
 // status: "binding" → v1 Binding, "scale" → autoscaling/v1 Scale. Discovery
-// lists these kinds for pods/binding and replicasets/scale.
+// lists these kinds for pods/binding, replicasets/scale and deployments/scale.
 func SubresourceKind(subresource string) (KindInfo, bool) {
 	switch subresource {
 	case "binding":

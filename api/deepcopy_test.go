@@ -178,15 +178,6 @@ func deepCopyTargets() map[string]func() any {
 		"KindInfo":          func() any { return &KindInfo{} },
 		"IntOrString":       func() any { return &IntOrString{} },
 		"FieldsV1":          func() any { return &FieldsV1{} },
-		// The workload kinds, declared before they are served.
-		"Deployment":         func() any { return &Deployment{} },
-		"DeploymentList":     func() any { return &DeploymentList{} },
-		"Job":                func() any { return &Job{} },
-		"JobList":            func() any { return &JobList{} },
-		"Secret":             func() any { return &Secret{} },
-		"SecretList":         func() any { return &SecretList{} },
-		"ServiceAccount":     func() any { return &ServiceAccount{} },
-		"ServiceAccountList": func() any { return &ServiceAccountList{} },
 		// apiextensions.k8s.io, declared before it is served.
 		"CustomResourceDefinition":     func() any { return &CustomResourceDefinition{} },
 		"CustomResourceDefinitionList": func() any { return &CustomResourceDefinitionList{} },

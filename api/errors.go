@@ -44,6 +44,7 @@ const (
 	CauseTypeFieldValueNotSupported   CauseType = "FieldValueNotSupported"
 	CauseTypeFieldValueForbidden      CauseType = "FieldValueForbidden"
 	CauseTypeFieldValueTooLong        CauseType = "FieldValueTooLong"
+	CauseTypeFieldValueTooMany        CauseType = "FieldValueTooMany"
 	CauseTypeFieldValueTypeInvalid    CauseType = "FieldValueTypeInvalid"
 	CauseTypeUnexpectedServerResponse CauseType = "UnexpectedServerResponse"
 	CauseTypeFieldManagerConflict     CauseType = "FieldManagerConflict"

@@ -1,143 +1,380 @@
 package api
 
+// Job runs pods until a number of them have succeeded, retrying failed
+// ones up to a limit, and then records the outcome (batch/v1).
 type Job struct {
-	TypeMeta   `json:",inline"`
+	// Kind "Job" and apiVersion "batch/v1".
+	TypeMeta `json:",inline"`
+	// Standard object metadata.
 	ObjectMeta `json:"metadata,omitempty" protobuf:"bytes,1,opt,name=metadata"`
-	Spec       JobSpec   `json:"spec,omitempty" protobuf:"bytes,2,opt,name=spec"`
-	Status     JobStatus `json:"status,omitempty" protobuf:"bytes,3,opt,name=status"`
+	// The work: the pod to run, how many must succeed, how many at once,
+	// and when to give up.
+	Spec JobSpec `json:"spec,omitempty" protobuf:"bytes,2,opt,name=spec"`
+	// Progress and outcome, written by the job controller through /status.
+	Status JobStatus `json:"status,omitempty" protobuf:"bytes,3,opt,name=status"`
 }
 
 // JobList is a list of Jobs.
 type JobList = List[Job, *Job]
 
+// Labels and annotations of the batch group. The server puts the job-name
+// and controller-uid labels on a Job's pod template (both the prefixed and
+// the legacy unprefixed keys) and selects on controller-uid, unless the Job
+// asks for manualSelector.
+const (
+	// JobNameLabel carries the Job's name on its pods.
+	JobNameLabel = "batch.kubernetes.io/job-name"
+	// ControllerUidLabel carries the Job's uid on its pods; the generated
+	// selector matches it, so a Job never adopts another Job's pods.
+	ControllerUidLabel = "batch.kubernetes.io/controller-uid"
+	// LegacyJobNameLabel is the unprefixed job-name label, still set.
+	LegacyJobNameLabel = "job-name"
+	// LegacyControllerUidLabel is the unprefixed controller-uid label, still set.
+	LegacyControllerUidLabel = "controller-uid"
+	// JobCompletionIndexAnnotation tells a pod of an Indexed Job its index.
+	JobCompletionIndexAnnotation = "batch.kubernetes.io/job-completion-index"
+	// JobTrackingFinalizer keeps a finished pod until the job controller
+	// has counted it in the Job's status.
+	JobTrackingFinalizer = "batch.kubernetes.io/job-tracking"
+	// JobIndexFailureCountAnnotation counts failures of a pod's index
+	// (backoffLimitPerIndex).
+	JobIndexFailureCountAnnotation = "batch.kubernetes.io/job-index-failure-count"
+	// JobIndexIgnoredFailureCountAnnotation counts failures of an index that
+	// a pod failure policy ignored.
+	JobIndexIgnoredFailureCountAnnotation = "batch.kubernetes.io/job-index-ignored-failure-count"
+	// JobControllerName is the managedBy value of Jobs the built-in
+	// controller handles (the same as leaving managedBy unset).
+	JobControllerName = "kubernetes.io/job-controller"
+)
+
+// JobSpec is the desired work of a Job.
 type JobSpec struct {
-	Parallelism             *int32                      `json:"parallelism,omitempty" protobuf:"varint,1,opt,name=parallelism"`
-	Completions             *int32                      `json:"completions,omitempty" protobuf:"varint,2,opt,name=completions"`
-	ActiveDeadlineSeconds   *int64                      `json:"activeDeadlineSeconds,omitempty" protobuf:"varint,3,opt,name=activeDeadlineSeconds"`
-	PodFailurePolicy        *PodFailurePolicy           `json:"podFailurePolicy,omitempty" protobuf:"bytes,11,opt,name=podFailurePolicy"`
-	SuccessPolicy           *SuccessPolicy              `json:"successPolicy,omitempty" protobuf:"bytes,16,opt,name=successPolicy"`
-	BackoffLimit            *int32                      `json:"backoffLimit,omitempty" protobuf:"varint,7,opt,name=backoffLimit"`
-	BackoffLimitPerIndex    *int32                      `json:"backoffLimitPerIndex,omitempty" protobuf:"varint,12,opt,name=backoffLimitPerIndex"`
-	MaxFailedIndexes        *int32                      `json:"maxFailedIndexes,omitempty" protobuf:"varint,13,opt,name=maxFailedIndexes"`
-	Selector                *LabelSelector              `json:"selector,omitempty" protobuf:"bytes,4,opt,name=selector"`
-	ManualSelector          *bool                       `json:"manualSelector,omitempty" protobuf:"varint,5,opt,name=manualSelector"`
-	Template                PodTemplateSpec             `json:"template" protobuf:"bytes,6,opt,name=template"`
-	TTLSecondsAfterFinished *int32                      `json:"ttlSecondsAfterFinished,omitempty" protobuf:"varint,8,opt,name=ttlSecondsAfterFinished"`
-	CompletionMode          *CompletionMode             `json:"completionMode,omitempty" protobuf:"bytes,9,opt,name=completionMode"`
-	Suspend                 *bool                       `json:"suspend,omitempty" protobuf:"varint,10,opt,name=suspend"`
-	PodReplacementPolicy    *PodReplacementPolicy       `json:"podReplacementPolicy,omitempty" protobuf:"bytes,14,opt,name=podReplacementPolicy"`
-	ManagedBy               *string                     `json:"managedBy,omitempty" protobuf:"bytes,15,opt,name=managedBy"`
-	Scheduling              *JobSchedulingConfiguration `json:"scheduling,omitempty" protobuf:"bytes,17,opt,name=scheduling"`
+	// How many pods may run at the same time. Default 1; 0 pauses the Job
+	// the hard way (suspend is the gentle one).
+	Parallelism *int32 `json:"parallelism,omitempty" protobuf:"varint,1,opt,name=parallelism"`
+	// How many pods must succeed. Unset means "any one success finishes the
+	// work" (a work queue); defaulted to 1 only when parallelism is unset too.
+	Completions *int32 `json:"completions,omitempty" protobuf:"varint,2,opt,name=completions"`
+	// Seconds, from the Job's start, after which it fails with reason
+	// DeadlineExceeded and its running pods are stopped. Counts from the
+	// last resume of a suspended Job.
+	ActiveDeadlineSeconds *int64 `json:"activeDeadlineSeconds,omitempty" protobuf:"varint,3,opt,name=activeDeadlineSeconds"`
+	// Rules that decide, from a failed pod's exit codes or conditions,
+	// whether to fail the Job, fail the index, ignore the failure or count it.
+	// Requires restartPolicy Never.
+	PodFailurePolicy *PodFailurePolicy `json:"podFailurePolicy,omitempty" protobuf:"bytes,11,opt,name=podFailurePolicy"`
+	// When an Indexed Job counts as succeeded before every index has;
+	// the remaining pods are then stopped.
+	SuccessPolicy *SuccessPolicy `json:"successPolicy,omitempty" protobuf:"bytes,16,opt,name=successPolicy"`
+	// How many pod failures the Job tolerates before failing with reason
+	// BackoffLimitExceeded. Default 6 (the largest int32 when
+	// backoffLimitPerIndex is set).
+	BackoffLimit *int32 `json:"backoffLimit,omitempty" protobuf:"varint,7,opt,name=backoffLimit"`
+	// Failure budget of each index of an Indexed Job, instead of one for the
+	// whole Job. Immutable.
+	BackoffLimitPerIndex *int32 `json:"backoffLimitPerIndex,omitempty" protobuf:"varint,12,opt,name=backoffLimitPerIndex"`
+	// With backoffLimitPerIndex: how many indexes may fail before the whole
+	// Job fails.
+	MaxFailedIndexes *int32 `json:"maxFailedIndexes,omitempty" protobuf:"varint,13,opt,name=maxFailedIndexes"`
+	// Which pods the Job counts. Normally generated by the server (see
+	// manualSelector); immutable.
+	Selector *LabelSelector `json:"selector,omitempty" protobuf:"bytes,4,opt,name=selector"`
+	// When true, the client's selector and template labels are used as they
+	// are; when false (the default), the server generates a selector on the
+	// controller-uid label, which cannot overlap with any other Job's.
+	ManualSelector *bool `json:"manualSelector,omitempty" protobuf:"varint,5,opt,name=manualSelector"`
+	// The pod to run. Its restartPolicy must be OnFailure or Never. Mostly
+	// immutable (scheduling directives may change while the Job is suspended
+	// and has never started).
+	Template PodTemplateSpec `json:"template" protobuf:"bytes,6,opt,name=template"`
+	// Seconds after the Job finishes at which the TTL controller deletes it
+	// (and, through garbage collection, its pods). Unset keeps it forever.
+	TTLSecondsAfterFinished *int32 `json:"ttlSecondsAfterFinished,omitempty" protobuf:"varint,8,opt,name=ttlSecondsAfterFinished"`
+	// NonIndexed (the default: pods are interchangeable) or Indexed (each
+	// pod gets an index from 0 to completions-1). Immutable.
+	CompletionMode *CompletionMode `json:"completionMode,omitempty" protobuf:"bytes,9,opt,name=completionMode"`
+	// While true, the controller creates no pods and stops running ones.
+	// Default false.
+	Suspend *bool `json:"suspend,omitempty" protobuf:"varint,10,opt,name=suspend"`
+	// When a replacement for a failed pod may start: as soon as the old pod
+	// is terminating (TerminatingOrFailed, the default) or only once it has
+	// fully failed (Failed, required with a podFailurePolicy).
+	PodReplacementPolicy *PodReplacementPolicy `json:"podReplacementPolicy,omitempty" protobuf:"bytes,14,opt,name=podReplacementPolicy"`
+	// The controller responsible for this Job; another value than the
+	// built-in one makes the job controller leave it alone. Immutable.
+	ManagedBy *string `json:"managedBy,omitempty" protobuf:"bytes,15,opt,name=managedBy"`
+	// How the Job's pods should be scheduled as a group (alpha).
+	Scheduling *JobSchedulingConfiguration `json:"scheduling,omitempty" protobuf:"bytes,17,opt,name=scheduling"`
 }
 
+// CompletionMode says how a Job's successes are counted.
+type CompletionMode string
+
+// The completion modes.
+const (
+	// NonIndexedCompletion: the Job is done when completions pods succeeded,
+	// whichever they were.
+	NonIndexedCompletion CompletionMode = "NonIndexed"
+	// IndexedCompletion: each index from 0 to completions-1 must succeed
+	// once; a pod learns its index from JobCompletionIndexAnnotation.
+	IndexedCompletion CompletionMode = "Indexed"
+)
+
+// PodReplacementPolicy says when a failed pod may be replaced.
+type PodReplacementPolicy string
+
+// The pod replacement policies.
+const (
+	// TerminatingOrFailed replaces a pod as soon as it is terminating.
+	TerminatingOrFailed PodReplacementPolicy = "TerminatingOrFailed"
+	// Failed waits until the old pod has fully failed, so that two never
+	// run at once.
+	Failed PodReplacementPolicy = "Failed"
+)
+
+// JobStatus is the progress of a Job, kept by the job controller.
 type JobStatus struct {
-	Conditions              []JobCondition           `json:"conditions,omitempty" protobuf:"bytes,1,rep,name=conditions" patchStrategy:"merge" patchMergeKey:"type"`
-	StartTime               *Time                    `json:"startTime,omitempty" protobuf:"bytes,2,opt,name=startTime"`
-	CompletionTime          *Time                    `json:"completionTime,omitempty" protobuf:"bytes,3,opt,name=completionTime"`
-	Active                  int32                    `json:"active,omitempty" protobuf:"varint,4,opt,name=active"`
-	Succeeded               int32                    `json:"succeeded,omitempty" protobuf:"varint,5,opt,name=succeeded"`
-	Failed                  int32                    `json:"failed,omitempty" protobuf:"varint,6,opt,name=failed"`
-	Terminating             *int32                   `json:"terminating,omitempty" protobuf:"varint,11,opt,name=terminating"`
-	CompletedIndexes        string                   `json:"completedIndexes,omitempty" protobuf:"bytes,7,opt,name=completedIndexes"`
-	FailedIndexes           *string                  `json:"failedIndexes,omitempty" protobuf:"bytes,10,opt,name=failedIndexes"`
+	// The latest observations, one per type: Complete or Failed once the
+	// Job is finished, Suspended, FailureTarget, SuccessCriteriaMet.
+	Conditions []JobCondition `json:"conditions,omitempty" protobuf:"bytes,1,rep,name=conditions" patchStrategy:"merge" patchMergeKey:"type"`
+	// When the controller started working on the Job (reset on resume).
+	StartTime *Time `json:"startTime,omitempty" protobuf:"bytes,2,opt,name=startTime"`
+	// When the Job succeeded; unset for a failed Job.
+	CompletionTime *Time `json:"completionTime,omitempty" protobuf:"bytes,3,opt,name=completionTime"`
+	// Pods pending or running, not terminating.
+	Active int32 `json:"active,omitempty" protobuf:"varint,4,opt,name=active"`
+	// Pods that succeeded.
+	Succeeded int32 `json:"succeeded,omitempty" protobuf:"varint,5,opt,name=succeeded"`
+	// Pods that failed.
+	Failed int32 `json:"failed,omitempty" protobuf:"varint,6,opt,name=failed"`
+	// Pods terminating (with a deletionTimestamp) but not yet finished.
+	Terminating *int32 `json:"terminating,omitempty" protobuf:"varint,11,opt,name=terminating"`
+	// The succeeded indexes of an Indexed Job, as ranges: "1,3-5,7".
+	CompletedIndexes string `json:"completedIndexes,omitempty" protobuf:"bytes,7,opt,name=completedIndexes"`
+	// The failed indexes (backoffLimitPerIndex), in the same form.
+	FailedIndexes *string `json:"failedIndexes,omitempty" protobuf:"bytes,10,opt,name=failedIndexes"`
+	// Finished pods whose finalizer the controller is removing and that are
+	// not yet in succeeded or failed: the bookkeeping that makes counting
+	// exact across controller restarts.
 	UncountedTerminatedPods *UncountedTerminatedPods `json:"uncountedTerminatedPods,omitempty" protobuf:"bytes,8,opt,name=uncountedTerminatedPods"`
-	Ready                   *int32                   `json:"ready,omitempty" protobuf:"varint,9,opt,name=ready"`
+	// Active pods that are ready.
+	Ready *int32 `json:"ready,omitempty" protobuf:"varint,9,opt,name=ready"`
 }
 
+// JobConditionType names a Job condition.
+type JobConditionType string
+
+// The Job conditions.
+const (
+	// JobSuspended is True while spec.suspend holds.
+	JobSuspended JobConditionType = "Suspended"
+	// JobComplete is True once the Job succeeded; terminal.
+	JobComplete JobConditionType = "Complete"
+	// JobFailed is True once the Job failed; terminal.
+	JobFailed JobConditionType = "Failed"
+	// JobFailureTarget is True when the Job is going to fail and its pods
+	// are being stopped; Failed follows.
+	JobFailureTarget JobConditionType = "FailureTarget"
+	// JobSuccessCriteriaMet is True when the Job is going to succeed (its
+	// success policy or completions are met); Complete follows.
+	JobSuccessCriteriaMet JobConditionType = "SuccessCriteriaMet"
+)
+
+// Reasons of the Job conditions.
+const (
+	// JobReasonPodFailurePolicy: a FailJob rule of the pod failure policy matched.
+	JobReasonPodFailurePolicy = "PodFailurePolicy"
+	// JobReasonBackoffLimitExceeded: more pods failed than backoffLimit allows.
+	JobReasonBackoffLimitExceeded = "BackoffLimitExceeded"
+	// JobReasonDeadlineExceeded: activeDeadlineSeconds passed.
+	JobReasonDeadlineExceeded = "DeadlineExceeded"
+	// JobReasonMaxFailedIndexesExceeded: more indexes failed than maxFailedIndexes.
+	JobReasonMaxFailedIndexesExceeded = "MaxFailedIndexesExceeded"
+	// JobReasonFailedIndexes: the Job ended with some indexes failed.
+	JobReasonFailedIndexes = "FailedIndexes"
+	// JobReasonSuccessPolicy: the success policy was met.
+	JobReasonSuccessPolicy = "SuccessPolicy"
+	// JobReasonCompletionsReached: as many pods succeeded as completions asks.
+	JobReasonCompletionsReached = "CompletionsReached"
+)
+
+// JobCondition is one observation about a Job.
+type JobCondition struct {
+	// Which condition this is.
+	Type JobConditionType `json:"type" protobuf:"bytes,1,opt,name=type"`
+	// "True", "False" or "Unknown".
+	Status ConditionStatus `json:"status" protobuf:"bytes,2,opt,name=status"`
+	// When the controller last checked this condition.
+	LastProbeTime Time `json:"lastProbeTime,omitempty" protobuf:"bytes,3,opt,name=lastProbeTime"`
+	// When status last changed.
+	LastTransitionTime Time `json:"lastTransitionTime,omitempty" protobuf:"bytes,4,opt,name=lastTransitionTime"`
+	// Machine-readable CamelCase cause, such as BackoffLimitExceeded.
+	Reason string `json:"reason,omitempty" protobuf:"bytes,5,opt,name=reason"`
+	// Human-readable details.
+	Message string `json:"message,omitempty" protobuf:"bytes,6,opt,name=message"`
+}
+
+// UncountedTerminatedPods lists, by uid, the finished pods the controller
+// has seen but not yet added to the counters.
+type UncountedTerminatedPods struct {
+	// Uids of succeeded pods.
+	Succeeded []string `json:"succeeded,omitempty" protobuf:"bytes,1,rep,name=succeeded"`
+	// Uids of failed pods.
+	Failed []string `json:"failed,omitempty" protobuf:"bytes,2,rep,name=failed"`
+}
+
+// PodFailurePolicy is an ordered list of rules; the first that matches a
+// failed pod decides what its failure means.
 type PodFailurePolicy struct {
+	// The rules, tried in order (at most 20).
 	Rules []PodFailurePolicyRule `json:"rules" protobuf:"bytes,1,rep,name=rules"`
 }
 
-type SuccessPolicy struct {
-	Rules []SuccessPolicyRule `json:"rules" protobuf:"bytes,1,rep,name=rules"`
-}
+// PodFailurePolicyAction is what a matching rule does.
+type PodFailurePolicyAction string
 
-type JobSchedulingConfiguration struct {
-	SchedulingPolicy      *WorkloadPodGroupSchedulingPolicy      `json:"schedulingPolicy,omitempty" protobuf:"bytes,1,opt,name=schedulingPolicy"`
-	SchedulingConstraints *WorkloadPodGroupSchedulingConstraints `json:"schedulingConstraints,omitempty" protobuf:"bytes,2,opt,name=schedulingConstraints"`
-	DisruptionMode        *WorkloadPodGroupDisruptionMode        `json:"disruptionMode,omitempty" protobuf:"bytes,3,opt,name=disruptionMode"`
-	ResourceClaims        []WorkloadPodGroupResourceClaim        `json:"resourceClaims,omitempty" protobuf:"bytes,4,rep,name=resourceClaims" patchStrategy:"merge" patchMergeKey:"name"`
-}
+// The pod failure policy actions.
+const (
+	// PodFailurePolicyActionFailJob fails the whole Job at once.
+	PodFailurePolicyActionFailJob PodFailurePolicyAction = "FailJob"
+	// PodFailurePolicyActionFailIndex fails the pod's index
+	// (backoffLimitPerIndex only).
+	PodFailurePolicyActionFailIndex PodFailurePolicyAction = "FailIndex"
+	// PodFailurePolicyActionIgnore neither counts the failure nor gives up;
+	// the pod is replaced.
+	PodFailurePolicyActionIgnore PodFailurePolicyAction = "Ignore"
+	// PodFailurePolicyActionCount counts the failure against backoffLimit,
+	// as without a policy.
+	PodFailurePolicyActionCount PodFailurePolicyAction = "Count"
+)
 
-type JobCondition struct {
-	Type               JobConditionType `json:"type" protobuf:"bytes,1,opt,name=type"`
-	Status             ConditionStatus  `json:"status" protobuf:"bytes,2,opt,name=status"`
-	LastProbeTime      Time             `json:"lastProbeTime,omitempty" protobuf:"bytes,3,opt,name=lastProbeTime"`
-	LastTransitionTime Time             `json:"lastTransitionTime,omitempty" protobuf:"bytes,4,opt,name=lastTransitionTime"`
-	Reason             string           `json:"reason,omitempty" protobuf:"bytes,5,opt,name=reason"`
-	Message            string           `json:"message,omitempty" protobuf:"bytes,6,opt,name=message"`
-}
-
-type UncountedTerminatedPods struct {
-	Succeeded []string `json:"succeeded,omitempty" protobuf:"bytes,1,rep,name=succeeded"`
-	Failed    []string `json:"failed,omitempty" protobuf:"bytes,2,rep,name=failed"`
-}
-
+// PodFailurePolicyRule matches a failed pod by exit codes or by pod
+// conditions (exactly one of the two).
 type PodFailurePolicyRule struct {
-	Action          PodFailurePolicyAction                   `json:"action" protobuf:"bytes,1,opt,name=action"`
-	OnExitCodes     *PodFailurePolicyOnExitCodesRequirement  `json:"onExitCodes,omitempty" protobuf:"bytes,2,opt,name=onExitCodes"`
+	// What to do when the rule matches.
+	Action PodFailurePolicyAction `json:"action" protobuf:"bytes,1,opt,name=action"`
+	// Match on the exit codes of the pod's containers.
+	OnExitCodes *PodFailurePolicyOnExitCodesRequirement `json:"onExitCodes,omitempty" protobuf:"bytes,2,opt,name=onExitCodes"`
+	// Match on the pod's conditions (any of these patterns).
 	OnPodConditions []PodFailurePolicyOnPodConditionsPattern `json:"onPodConditions,omitempty" protobuf:"bytes,3,rep,name=onPodConditions"`
 }
 
-type SuccessPolicyRule struct {
-	SucceededIndexes *string `json:"succeededIndexes,omitempty" protobuf:"bytes,1,opt,name=succeededIndexes"`
-	SucceededCount   *int32  `json:"succeededCount,omitempty" protobuf:"varint,2,opt,name=succeededCount"`
-}
+// PodFailurePolicyOnExitCodesOperator relates exit codes to a set of values.
+type PodFailurePolicyOnExitCodesOperator string
 
-type WorkloadPodGroupSchedulingPolicy struct {
-	Basic *WorkloadPodGroupBasicSchedulingPolicy `json:"basic,omitempty" protobuf:"bytes,1,opt,name=basic"`
-	Gang  *WorkloadPodGroupGangSchedulingPolicy  `json:"gang,omitempty" protobuf:"bytes,2,opt,name=gang"`
-}
+// The exit code operators.
+const (
+	// PodFailurePolicyOnExitCodesOpIn matches when some container exited
+	// with one of the values.
+	PodFailurePolicyOnExitCodesOpIn PodFailurePolicyOnExitCodesOperator = "In"
+	// PodFailurePolicyOnExitCodesOpNotIn matches when some container exited
+	// with a non-zero code outside the values.
+	PodFailurePolicyOnExitCodesOpNotIn PodFailurePolicyOnExitCodesOperator = "NotIn"
+)
 
-type WorkloadPodGroupSchedulingConstraints struct {
-	Topology []TopologyConstraint `json:"topology,omitempty" protobuf:"bytes,1,rep,name=topology"`
-}
-
-type WorkloadPodGroupDisruptionMode struct {
-	Single *WorkloadPodGroupSingleDisruptionMode `json:"single,omitempty" protobuf:"bytes,1,opt,name=single"`
-	All    *WorkloadPodGroupAllDisruptionMode    `json:"all,omitempty" protobuf:"bytes,2,opt,name=all"`
-}
-
-type WorkloadPodGroupResourceClaim struct {
-	Name                      string  `json:"name" protobuf:"bytes,1,opt,name=name"`
-	ResourceClaimName         *string `json:"resourceClaimName,omitempty" protobuf:"bytes,2,opt,name=resourceClaimName"`
-	ResourceClaimTemplateName *string `json:"resourceClaimTemplateName,omitempty" protobuf:"bytes,3,opt,name=resourceClaimTemplateName"`
-}
-
+// PodFailurePolicyOnExitCodesRequirement matches terminated containers by
+// their exit codes.
 type PodFailurePolicyOnExitCodesRequirement struct {
-	ContainerName *string                             `json:"containerName,omitempty" protobuf:"bytes,1,opt,name=containerName"`
-	Operator      PodFailurePolicyOnExitCodesOperator `json:"operator" protobuf:"bytes,2,opt,name=operator"`
-	Values        []int32                             `json:"values" protobuf:"varint,3,rep,name=values"`
+	// Only this container's exit code counts; unset means any container.
+	ContainerName *string `json:"containerName,omitempty" protobuf:"bytes,1,opt,name=containerName"`
+	// In or NotIn.
+	Operator PodFailurePolicyOnExitCodesOperator `json:"operator" protobuf:"bytes,2,opt,name=operator"`
+	// The exit codes, sorted and unique (at most 255); 0 is not allowed with In.
+	Values []int32 `json:"values" protobuf:"varint,3,rep,name=values"`
 }
 
+// PodFailurePolicyOnPodConditionsPattern matches a pod condition, such as
+// DisruptionTarget=True for a pod evicted by the system.
 type PodFailurePolicyOnPodConditionsPattern struct {
-	Type   PodConditionType `json:"type" protobuf:"bytes,1,opt,name=type"`
-	Status ConditionStatus  `json:"status" protobuf:"bytes,2,opt,name=status"`
+	// The condition type to look for.
+	Type PodConditionType `json:"type" protobuf:"bytes,1,opt,name=type"`
+	// The status it must have. Default True.
+	Status ConditionStatus `json:"status" protobuf:"bytes,2,opt,name=status"`
 }
 
+// SuccessPolicy lists rules; an Indexed Job succeeds as soon as one holds.
+type SuccessPolicy struct {
+	// The rules (at most 20); any one suffices.
+	Rules []SuccessPolicyRule `json:"rules" protobuf:"bytes,1,rep,name=rules"`
+}
+
+// SuccessPolicyRule holds when the given indexes, or a number of them,
+// succeeded.
+type SuccessPolicyRule struct {
+	// Indexes that must all succeed, as ranges: "0,2-4".
+	SucceededIndexes *string `json:"succeededIndexes,omitempty" protobuf:"bytes,1,opt,name=succeededIndexes"`
+	// How many indexes (of succeededIndexes, if set) must succeed.
+	SucceededCount *int32 `json:"succeededCount,omitempty" protobuf:"varint,2,opt,name=succeededCount"`
+}
+
+// JobSchedulingConfiguration asks the scheduler to treat a Job's pods as
+// one workload (alpha).
+type JobSchedulingConfiguration struct {
+	// Whether the pods are scheduled one by one or all together.
+	SchedulingPolicy *WorkloadPodGroupSchedulingPolicy `json:"schedulingPolicy,omitempty" protobuf:"bytes,1,opt,name=schedulingPolicy"`
+	// Placement constraints for the whole group.
+	SchedulingConstraints *WorkloadPodGroupSchedulingConstraints `json:"schedulingConstraints,omitempty" protobuf:"bytes,2,opt,name=schedulingConstraints"`
+	// Whether a disruption of one pod affects only it or the whole group.
+	DisruptionMode *WorkloadPodGroupDisruptionMode `json:"disruptionMode,omitempty" protobuf:"bytes,3,opt,name=disruptionMode"`
+	// Resource claims shared by the group.
+	ResourceClaims []WorkloadPodGroupResourceClaim `json:"resourceClaims,omitempty" protobuf:"bytes,4,rep,name=resourceClaims" patchStrategy:"merge" patchMergeKey:"name"`
+}
+
+// WorkloadPodGroupSchedulingPolicy picks one way of scheduling a group.
+type WorkloadPodGroupSchedulingPolicy struct {
+	// Each pod on its own, as usual.
+	Basic *WorkloadPodGroupBasicSchedulingPolicy `json:"basic,omitempty" protobuf:"bytes,1,opt,name=basic"`
+	// All or nothing: at least minCount pods must fit at once.
+	Gang *WorkloadPodGroupGangSchedulingPolicy `json:"gang,omitempty" protobuf:"bytes,2,opt,name=gang"`
+}
+
+// WorkloadPodGroupBasicSchedulingPolicy schedules pods individually; it has
+// no settings.
 type WorkloadPodGroupBasicSchedulingPolicy struct {
 }
 
+// WorkloadPodGroupGangSchedulingPolicy schedules pods together.
 type WorkloadPodGroupGangSchedulingPolicy struct {
+	// The fewest pods that must be placeable together.
 	MinCount *int32 `json:"minCount,omitempty" protobuf:"varint,1,opt,name=minCount"`
 }
 
+// WorkloadPodGroupSchedulingConstraints constrains where the group goes.
+type WorkloadPodGroupSchedulingConstraints struct {
+	// Topology domains the whole group must share.
+	Topology []TopologyConstraint `json:"topology,omitempty" protobuf:"bytes,1,rep,name=topology"`
+}
+
+// TopologyConstraint names a node label whose value all pods of the group
+// must share.
 type TopologyConstraint struct {
+	// The node label key, such as topology.kubernetes.io/zone.
 	Key string `json:"key" protobuf:"bytes,1,opt,name=key"`
 }
 
+// WorkloadPodGroupDisruptionMode picks what a disruption affects.
+type WorkloadPodGroupDisruptionMode struct {
+	// Only the disrupted pod.
+	Single *WorkloadPodGroupSingleDisruptionMode `json:"single,omitempty" protobuf:"bytes,1,opt,name=single"`
+	// The whole group.
+	All *WorkloadPodGroupAllDisruptionMode `json:"all,omitempty" protobuf:"bytes,2,opt,name=all"`
+}
+
+// WorkloadPodGroupSingleDisruptionMode has no settings.
 type WorkloadPodGroupSingleDisruptionMode struct {
 }
 
+// WorkloadPodGroupAllDisruptionMode has no settings.
 type WorkloadPodGroupAllDisruptionMode struct {
 }
 
-type CompletionMode string
-
-type JobConditionType string
-
-type PodFailurePolicyAction string
-
-type PodFailurePolicyOnExitCodesOperator string
-
-type PodReplacementPolicy string
+// WorkloadPodGroupResourceClaim is a resource claim the group shares,
+// named directly or made from a template.
+type WorkloadPodGroupResourceClaim struct {
+	// How the group's pods refer to the claim.
+	Name string `json:"name" protobuf:"bytes,1,opt,name=name"`
+	// An existing ResourceClaim.
+	ResourceClaimName *string `json:"resourceClaimName,omitempty" protobuf:"bytes,2,opt,name=resourceClaimName"`
+	// A ResourceClaimTemplate to make one claim for the group from.
+	ResourceClaimTemplateName *string `json:"resourceClaimTemplateName,omitempty" protobuf:"bytes,3,opt,name=resourceClaimTemplateName"`
+}

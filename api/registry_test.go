@@ -19,7 +19,11 @@ func TestBuiltinRegistryFindsEveryKindByKindResourceAndType(t *testing.T) {
 		{"", "Node", "nodes", "v1", &Node{}, false},
 		{"", "Namespace", "namespaces", "v1", &Namespace{}, false},
 		{"", "Event", "events", "v1", &Event{}, true},
+		{"", "Secret", "secrets", "v1", &Secret{}, true},
+		{"", "ServiceAccount", "serviceaccounts", "v1", &ServiceAccount{}, true},
+		{"apps", "Deployment", "deployments", "apps/v1", &Deployment{}, true},
 		{"apps", "ReplicaSet", "replicasets", "apps/v1", &ReplicaSet{}, true},
+		{"batch", "Job", "jobs", "batch/v1", &Job{}, true},
 		{"coordination.k8s.io", "Lease", "leases", "coordination.k8s.io/v1", &Lease{}, true},
 	}
 	require.Len(t, r.All(), len(cases))
@@ -69,10 +73,21 @@ func TestRegistryDiscoveryAttributes(t *testing.T) {
 	assert.Equal(t, []string{"ns"}, get("", "namespaces").ShortNames)
 	assert.Equal(t, []string{"ev"}, get("", "events").ShortNames)
 	assert.Empty(t, get("coordination.k8s.io", "leases").ShortNames)
+	deploy, jobs := get("apps", "deployments"), get("batch", "jobs")
+	assert.Equal(t, []string{"deploy"}, deploy.ShortNames)
+	assert.Equal(t, []string{"all"}, deploy.Categories)
+	assert.Equal(t, []string{"scale"}, deploy.Subresources)
+	assert.Empty(t, jobs.ShortNames)
+	assert.Equal(t, []string{"all"}, jobs.Categories)
+	assert.Empty(t, jobs.Subresources)
+	assert.Equal(t, []string{"sa"}, get("", "serviceaccounts").ShortNames)
+	assert.Empty(t, get("", "secrets").ShortNames)
+	assert.Empty(t, get("", "secrets").Categories, "secrets are not in `kubectl get all`")
 
 	for resource, want := range map[string][2]bool{
 		"pods": {true, true}, "nodes": {true, true}, "namespaces": {true, true}, "replicasets": {true, true},
 		"leases": {true, false}, "configmaps": {false, false}, "events": {false, false},
+		"deployments": {true, true}, "jobs": {true, true}, "secrets": {false, false}, "serviceaccounts": {false, false},
 	} {
 		var info *ResourceInfo
 		for _, i := range r.All() {
@@ -168,6 +183,12 @@ func TestObjectFieldsForFieldSelectors(t *testing.T) {
 
 	namespaces, _ := r.ForResource("", "namespaces")
 	assert.Equal(t, "Active", namespaces.ObjectFields(&Namespace{Status: NamespaceStatus{Phase: NamespaceActive}})["status.phase"])
+
+	secrets, _ := r.ForResource("", "secrets")
+	assert.Equal(t, "kubernetes.io/tls", secrets.ObjectFields(&Secret{Type: SecretTypeTLS})["type"])
+	jobs, _ := r.ForResource("batch", "jobs")
+	assert.Equal(t, "3", jobs.ObjectFields(&Job{Status: JobStatus{Succeeded: 3}})["status.successful"])
+	assert.Equal(t, "0", jobs.ObjectFields(&Job{})["status.successful"])
 }
 
 func TestListGetSetItemsAndDeepCopy(t *testing.T) {

@@ -127,6 +127,9 @@ func typeDocs() map[string]typeDoc {
 				"User":          "UID that owns the file, overriding the volume's defaultUser. Alpha (AtomicWriteVolumeUserFields gate).",
 			},
 		},
+		"CompletionMode": {
+			doc: "CompletionMode says how a Job's successes are counted.",
+		},
 		"ConditionStatus": {
 			doc: "ConditionStatus is True, False or Unknown.",
 		},
@@ -473,8 +476,68 @@ func typeDocs() map[string]typeDoc {
 		"DeletionPropagation": {
 			doc: "DeletionPropagation says what happens to an object's dependents: \"Orphan\", \"Background\" or \"Foreground\".",
 		},
+		"Deployment": {
+			doc: "Deployment declares a desired pod template and replica count and rolls every change of the template out gradually, by running a new ReplicaSet up and the old ones down (apps/v1).",
+			fields: map[string]string{
+				"TypeMeta":   "Kind \"Deployment\" and apiVersion \"apps/v1\".",
+				"ObjectMeta": "Standard object metadata.",
+				"Spec":       "What the user wants: the pods, how many, and how to move between versions.",
+				"Status":     "What the deployment controller last saw. Written through /status.",
+			},
+		},
+		"DeploymentCondition": {
+			doc: "DeploymentCondition is one observation about a Deployment.",
+			fields: map[string]string{
+				"Type":               "Which condition: Available, Progressing or ReplicaFailure.",
+				"Status":             "\"True\", \"False\" or \"Unknown\".",
+				"LastUpdateTime":     "When the controller last wrote this condition, changed or not.",
+				"LastTransitionTime": "When status last changed.",
+				"Reason":             "Machine-readable CamelCase cause, such as NewReplicaSetAvailable.",
+				"Message":            "Human-readable details.",
+			},
+		},
+		"DeploymentConditionType": {
+			doc: "DeploymentConditionType names a Deployment condition.",
+		},
 		"DeploymentList": {
 			doc: "DeploymentList is a list of Deployments.",
+		},
+		"DeploymentSpec": {
+			doc: "DeploymentSpec is the desired state of a Deployment.",
+			fields: map[string]string{
+				"Replicas":                "How many pods should run. A pointer so that \"unset\" (defaulted to 1) differs from an explicit 0.",
+				"Selector":                "Which pods belong to this Deployment. Required, must match the template's labels, and fixed once created in apps/v1.",
+				"Template":                "The pod every ReplicaSet of this Deployment creates. Changing it starts a rollout; its restartPolicy must be Always.",
+				"Strategy":                "How old pods are replaced by new ones.",
+				"MinReadySeconds":         "How long a fresh pod must be ready, with no container crashing, before it counts as available. Default 0.",
+				"RevisionHistoryLimit":    "How many scaled-down ReplicaSets to keep for rollbacks. Default 10.",
+				"Paused":                  "While true, template changes start no rollout; scaling still works.",
+				"ProgressDeadlineSeconds": "Seconds a rollout may go without progress before the controller marks it failed (Progressing=False, reason ProgressDeadlineExceeded). It must exceed minReadySeconds. Default 600.",
+			},
+		},
+		"DeploymentStatus": {
+			doc: "DeploymentStatus is what the deployment controller observed.",
+			fields: map[string]string{
+				"ObservedGeneration":  "The metadata.generation this status describes; behind generation means the controller has not yet acted on the latest spec.",
+				"Replicas":            "Non-terminating pods of all this Deployment's ReplicaSets.",
+				"UpdatedReplicas":     "Non-terminating pods made from the current template.",
+				"ReadyReplicas":       "Non-terminating pods that are ready.",
+				"AvailableReplicas":   "Non-terminating pods ready for at least minReadySeconds.",
+				"UnavailableReplicas": "Pods still missing before the Deployment is fully available: spec.replicas minus available pods, or the pods that do not exist yet.",
+				"TerminatingReplicas": "Pods being deleted that have not yet finished (beta).",
+				"Conditions":          "The latest observations of the rollout, one per type.",
+				"CollisionCount":      "How many times a new ReplicaSet's name collided with an existing one; mixed into the template hash so that the next try gets another name.",
+			},
+		},
+		"DeploymentStrategy": {
+			doc: "DeploymentStrategy says how a rollout replaces pods.",
+			fields: map[string]string{
+				"Type":          "\"Recreate\" or \"RollingUpdate\" (the default).",
+				"RollingUpdate": "Bounds of a rolling update. Only with type RollingUpdate.",
+			},
+		},
+		"DeploymentStrategyType": {
+			doc: "DeploymentStrategyType names a way of rolling out.",
 		},
 		"DownwardAPIProjection": {
 			doc: "DownwardAPIProjection is the downward API as a projected source: like DownwardAPIVolumeSource, but the file mode comes from the projected volume.",
@@ -888,8 +951,78 @@ func typeDocs() map[string]typeDoc {
 		"JSONSchemaURL": {
 			doc: "JSONSchemaURL is the $schema keyword's URL.",
 		},
+		"Job": {
+			doc: "Job runs pods until a number of them have succeeded, retrying failed ones up to a limit, and then records the outcome (batch/v1).",
+			fields: map[string]string{
+				"TypeMeta":   "Kind \"Job\" and apiVersion \"batch/v1\".",
+				"ObjectMeta": "Standard object metadata.",
+				"Spec":       "The work: the pod to run, how many must succeed, how many at once, and when to give up.",
+				"Status":     "Progress and outcome, written by the job controller through /status.",
+			},
+		},
+		"JobCondition": {
+			doc: "JobCondition is one observation about a Job.",
+			fields: map[string]string{
+				"Type":               "Which condition this is.",
+				"Status":             "\"True\", \"False\" or \"Unknown\".",
+				"LastProbeTime":      "When the controller last checked this condition.",
+				"LastTransitionTime": "When status last changed.",
+				"Reason":             "Machine-readable CamelCase cause, such as BackoffLimitExceeded.",
+				"Message":            "Human-readable details.",
+			},
+		},
+		"JobConditionType": {
+			doc: "JobConditionType names a Job condition.",
+		},
 		"JobList": {
 			doc: "JobList is a list of Jobs.",
+		},
+		"JobSchedulingConfiguration": {
+			doc: "JobSchedulingConfiguration asks the scheduler to treat a Job's pods as one workload (alpha).",
+			fields: map[string]string{
+				"SchedulingPolicy":      "Whether the pods are scheduled one by one or all together.",
+				"SchedulingConstraints": "Placement constraints for the whole group.",
+				"DisruptionMode":        "Whether a disruption of one pod affects only it or the whole group.",
+				"ResourceClaims":        "Resource claims shared by the group.",
+			},
+		},
+		"JobSpec": {
+			doc: "JobSpec is the desired work of a Job.",
+			fields: map[string]string{
+				"Parallelism":             "How many pods may run at the same time. Default 1; 0 pauses the Job the hard way (suspend is the gentle one).",
+				"Completions":             "How many pods must succeed. Unset means \"any one success finishes the work\" (a work queue); defaulted to 1 only when parallelism is unset too.",
+				"ActiveDeadlineSeconds":   "Seconds, from the Job's start, after which it fails with reason DeadlineExceeded and its running pods are stopped. Counts from the last resume of a suspended Job.",
+				"PodFailurePolicy":        "Rules that decide, from a failed pod's exit codes or conditions, whether to fail the Job, fail the index, ignore the failure or count it. Requires restartPolicy Never.",
+				"SuccessPolicy":           "When an Indexed Job counts as succeeded before every index has; the remaining pods are then stopped.",
+				"BackoffLimit":            "How many pod failures the Job tolerates before failing with reason BackoffLimitExceeded. Default 6 (the largest int32 when backoffLimitPerIndex is set).",
+				"BackoffLimitPerIndex":    "Failure budget of each index of an Indexed Job, instead of one for the whole Job. Immutable.",
+				"MaxFailedIndexes":        "With backoffLimitPerIndex: how many indexes may fail before the whole Job fails.",
+				"Selector":                "Which pods the Job counts. Normally generated by the server (see manualSelector); immutable.",
+				"ManualSelector":          "When true, the client's selector and template labels are used as they are; when false (the default), the server generates a selector on the controller-uid label, which cannot overlap with any other Job's.",
+				"Template":                "The pod to run. Its restartPolicy must be OnFailure or Never. Mostly immutable (scheduling directives may change while the Job is suspended and has never started).",
+				"TTLSecondsAfterFinished": "Seconds after the Job finishes at which the TTL controller deletes it (and, through garbage collection, its pods). Unset keeps it forever.",
+				"CompletionMode":          "NonIndexed (the default: pods are interchangeable) or Indexed (each pod gets an index from 0 to completions-1). Immutable.",
+				"Suspend":                 "While true, the controller creates no pods and stops running ones. Default false.",
+				"PodReplacementPolicy":    "When a replacement for a failed pod may start: as soon as the old pod is terminating (TerminatingOrFailed, the default) or only once it has fully failed (Failed, required with a podFailurePolicy).",
+				"ManagedBy":               "The controller responsible for this Job; another value than the built-in one makes the job controller leave it alone. Immutable.",
+				"Scheduling":              "How the Job's pods should be scheduled as a group (alpha).",
+			},
+		},
+		"JobStatus": {
+			doc: "JobStatus is the progress of a Job, kept by the job controller.",
+			fields: map[string]string{
+				"Conditions":              "The latest observations, one per type: Complete or Failed once the Job is finished, Suspended, FailureTarget, SuccessCriteriaMet.",
+				"StartTime":               "When the controller started working on the Job (reset on resume).",
+				"CompletionTime":          "When the Job succeeded; unset for a failed Job.",
+				"Active":                  "Pods pending or running, not terminating.",
+				"Succeeded":               "Pods that succeeded.",
+				"Failed":                  "Pods that failed.",
+				"Terminating":             "Pods terminating (with a deletionTimestamp) but not yet finished.",
+				"CompletedIndexes":        "The succeeded indexes of an Indexed Job, as ranges: \"1,3-5,7\".",
+				"FailedIndexes":           "The failed indexes (backoffLimitPerIndex), in the same form.",
+				"UncountedTerminatedPods": "Finished pods whose finalizer the controller is removing and that are not yet in succeeded or failed: the bookkeeping that makes counting exact across controller restarts.",
+				"Ready":                   "Active pods that are ready.",
+			},
 		},
 		"KeyToPath": {
 			doc: "KeyToPath writes one key of a Secret or ConfigMap to a chosen file.",
@@ -1455,6 +1588,41 @@ func typeDocs() map[string]typeDoc {
 		"PodFSGroupChangePolicy": {
 			doc: "PodFSGroupChangePolicy says when the kubelet re-applies fsGroup ownership to a volume: \"Always\" or \"OnRootMismatch\".",
 		},
+		"PodFailurePolicy": {
+			doc: "PodFailurePolicy is an ordered list of rules; the first that matches a failed pod decides what its failure means.",
+			fields: map[string]string{
+				"Rules": "The rules, tried in order (at most 20).",
+			},
+		},
+		"PodFailurePolicyAction": {
+			doc: "PodFailurePolicyAction is what a matching rule does.",
+		},
+		"PodFailurePolicyOnExitCodesOperator": {
+			doc: "PodFailurePolicyOnExitCodesOperator relates exit codes to a set of values.",
+		},
+		"PodFailurePolicyOnExitCodesRequirement": {
+			doc: "PodFailurePolicyOnExitCodesRequirement matches terminated containers by their exit codes.",
+			fields: map[string]string{
+				"ContainerName": "Only this container's exit code counts; unset means any container.",
+				"Operator":      "In or NotIn.",
+				"Values":        "The exit codes, sorted and unique (at most 255); 0 is not allowed with In.",
+			},
+		},
+		"PodFailurePolicyOnPodConditionsPattern": {
+			doc: "PodFailurePolicyOnPodConditionsPattern matches a pod condition, such as DisruptionTarget=True for a pod evicted by the system.",
+			fields: map[string]string{
+				"Type":   "The condition type to look for.",
+				"Status": "The status it must have. Default True.",
+			},
+		},
+		"PodFailurePolicyRule": {
+			doc: "PodFailurePolicyRule matches a failed pod by exit codes or by pod conditions (exactly one of the two).",
+			fields: map[string]string{
+				"Action":          "What to do when the rule matches.",
+				"OnExitCodes":     "Match on the exit codes of the pod's containers.",
+				"OnPodConditions": "Match on the pod's conditions (any of these patterns).",
+			},
+		},
 		"PodIP": {
 			doc: "PodIP is one address of a pod.",
 			fields: map[string]string{
@@ -1481,6 +1649,9 @@ func typeDocs() map[string]typeDoc {
 			fields: map[string]string{
 				"ConditionType": "Type of the pod condition to wait for in status.conditions.",
 			},
+		},
+		"PodReplacementPolicy": {
+			doc: "PodReplacementPolicy says when a failed pod may be replaced.",
 		},
 		"PodResizeStatus": {
 			doc: "PodResizeStatus is the state of an in-place resize: InProgress (accepted and being applied), Deferred (not possible now; retried) or Infeasible (never possible on this node). Deprecated: use the PodResizePending and PodResizeInProgress conditions.",
@@ -1849,6 +2020,13 @@ func typeDocs() map[string]typeDoc {
 		"RestartPolicy": {
 			doc: "RestartPolicy says what the kubelet does when a container of the pod exits: Always restarts it, OnFailure restarts it only after a non-zero exit, Never leaves it stopped. The default is Always.",
 		},
+		"RollingUpdateDeployment": {
+			doc: "RollingUpdateDeployment bounds a rolling update. Both are a count or a percentage of spec.replicas; they cannot both be 0, or no step could be taken.",
+			fields: map[string]string{
+				"MaxUnavailable": "How many pods may be missing below spec.replicas during the update (percentages round down). Default 25%.",
+				"MaxSurge":       "How many pods may exist above spec.replicas during the update (percentages round up). Default 25%.",
+			},
+		},
 		"SELinuxOptions": {
 			doc: "SELinuxOptions is an SELinux label, given part by part; an empty part keeps the runtime's choice.",
 			fields: map[string]string{
@@ -1905,6 +2083,17 @@ func typeDocs() map[string]typeDoc {
 		"SeccompProfileType": {
 			doc: "SeccompProfileType is the kind of a seccomp profile: \"RuntimeDefault\", \"Unconfined\" or \"Localhost\".",
 		},
+		"Secret": {
+			doc: "Secret holds a small amount of confidential data — passwords, tokens, keys — that pods consume as files or environment variables (core/v1). Values are bytes, base64 in JSON; Kubernetes does not encrypt them by itself.",
+			fields: map[string]string{
+				"TypeMeta":   "Kind \"Secret\" and apiVersion \"v1\".",
+				"ObjectMeta": "Standard object metadata.",
+				"Immutable":  "When true, data and immutable can never change again (the Secret can only be deleted), which lets kubelets stop watching it.",
+				"Data":       "The secret values by key. Keys are made of alphanumerics, '-', '_' and '.'; all values together may hold at most 1 MiB.",
+				"StringData": "A write-only convenience: plain-text values the server merges into data (overriding keys there) before storing. It is never returned.",
+				"Type":       "What the data is for, which decides the keys it must have. Default Opaque (anything); it cannot change after creation.",
+			},
+		},
 		"SecretEnvSource": {
 			doc: "SecretEnvSource names a Secret whose data keys all become environment variables.",
 			fields: map[string]string{
@@ -1930,6 +2119,9 @@ func typeDocs() map[string]typeDoc {
 				"Items":                "Which keys to write, and where. Unset writes every key under its own name; set writes only the listed keys. A listed key missing from the Secret fails the mount unless optional is true.",
 				"Optional":             "When true the pod starts even if the Secret or a listed key is missing.",
 			},
+		},
+		"SecretType": {
+			doc: "SecretType names the purpose of a Secret.",
 		},
 		"SecretVolumeSource": {
 			doc: "SecretVolumeSource turns a Secret of the pod's namespace into a directory: by default one file per data key, named after the key. The kubelet sets the files' ownership and SELinux labels.",
@@ -1969,6 +2161,16 @@ func typeDocs() map[string]typeDoc {
 		},
 		"Selector": {
 			doc: "Selector matches objects by their labels. The zero-requirement selector (Everything) matches every object.\n\nParsing lives in labels.go (ParseSelector, for the string syntax \"a=b,c in (x,y),!d\") and LabelSelectorAsSelector (for the matchLabels/matchExpressions object).",
+		},
+		"ServiceAccount": {
+			doc: "ServiceAccount is an identity for the processes in pods: a pod runs as exactly one service account of its namespace (spec.serviceAccountName, \"default\" unless set), whose token it can present to the API (core/v1).",
+			fields: map[string]string{
+				"TypeMeta":                     "Kind \"ServiceAccount\" and apiVersion \"v1\".",
+				"ObjectMeta":                   "Standard object metadata.",
+				"Secrets":                      "Secrets, in the same namespace, this account's pods may use. Only the name of each reference is kept. Kubernetes no longer creates token secrets automatically, so this is usually empty.",
+				"ImagePullSecrets":             "Registry credentials (Secrets in the same namespace) added to every pod that runs as this account.",
+				"AutomountServiceAccountToken": "Whether pods mount an API token by default; a pod's own setting wins.",
+			},
 		},
 		"ServiceAccountList": {
 			doc: "ServiceAccountList is a list of ServiceAccounts.",
@@ -2059,6 +2261,19 @@ func typeDocs() map[string]typeDoc {
 				"SecretRef":       "Secret with the StorageOS API credentials; unset tries the defaults.",
 			},
 		},
+		"SuccessPolicy": {
+			doc: "SuccessPolicy lists rules; an Indexed Job succeeds as soon as one holds.",
+			fields: map[string]string{
+				"Rules": "The rules (at most 20); any one suffices.",
+			},
+		},
+		"SuccessPolicyRule": {
+			doc: "SuccessPolicyRule holds when the given indexes, or a number of them, succeeded.",
+			fields: map[string]string{
+				"SucceededIndexes": "Indexes that must all succeed, as ranges: \"0,2-4\".",
+				"SucceededCount":   "How many indexes (of succeededIndexes, if set) must succeed.",
+			},
+		},
 		"SupplementalGroupsPolicy": {
 			doc: "SupplementalGroupsPolicy says whether a container keeps the groups its image's /etc/group gives its user: \"Merge\" or \"Strict\".",
 		},
@@ -2110,6 +2325,12 @@ func typeDocs() map[string]typeDoc {
 		"TolerationOperator": {
 			doc: "TolerationOperator says how a toleration compares a taint's value: Equal compares the value, Exists ignores it, Lt and Gt compare it as a number.",
 		},
+		"TopologyConstraint": {
+			doc: "TopologyConstraint names a node label whose value all pods of the group must share.",
+			fields: map[string]string{
+				"Key": "The node label key, such as topology.kubernetes.io/zone.",
+			},
+		},
 		"TopologySpreadConstraint": {
 			doc: "TopologySpreadConstraint limits how unevenly the pods matching a selector may be spread over the domains of a topology (the nodes sharing a value of one node label).",
 			fields: map[string]string{
@@ -2149,6 +2370,13 @@ func typeDocs() map[string]typeDoc {
 		},
 		"URIScheme": {
 			doc: "URIScheme is the scheme of an HTTP probe or hook: HTTP or HTTPS.",
+		},
+		"UncountedTerminatedPods": {
+			doc: "UncountedTerminatedPods lists, by uid, the finished pods the controller has seen but not yet added to the counters.",
+			fields: map[string]string{
+				"Succeeded": "Uids of succeeded pods.",
+				"Failed":    "Uids of failed pods.",
+			},
 		},
 		"UniqueVolumeName": {
 			doc: "UniqueVolumeName is a volume's name, unique on the node, that its volume plugin builds (for CSI: \"kubernetes.io/csi/<driver>^<volume-handle>\").",
@@ -2322,6 +2550,49 @@ func typeDocs() map[string]typeDoc {
 				"RunAsUserName":          "Windows user name the entrypoint runs as; the image's user when unset.",
 				"HostProcess":            "Runs the container as a process on the host. All containers of a pod must agree, and the pod must use hostNetwork.",
 			},
+		},
+		"WorkloadPodGroupAllDisruptionMode": {
+			doc: "WorkloadPodGroupAllDisruptionMode has no settings.",
+		},
+		"WorkloadPodGroupBasicSchedulingPolicy": {
+			doc: "WorkloadPodGroupBasicSchedulingPolicy schedules pods individually; it has no settings.",
+		},
+		"WorkloadPodGroupDisruptionMode": {
+			doc: "WorkloadPodGroupDisruptionMode picks what a disruption affects.",
+			fields: map[string]string{
+				"Single": "Only the disrupted pod.",
+				"All":    "The whole group.",
+			},
+		},
+		"WorkloadPodGroupGangSchedulingPolicy": {
+			doc: "WorkloadPodGroupGangSchedulingPolicy schedules pods together.",
+			fields: map[string]string{
+				"MinCount": "The fewest pods that must be placeable together.",
+			},
+		},
+		"WorkloadPodGroupResourceClaim": {
+			doc: "WorkloadPodGroupResourceClaim is a resource claim the group shares, named directly or made from a template.",
+			fields: map[string]string{
+				"Name":                      "How the group's pods refer to the claim.",
+				"ResourceClaimName":         "An existing ResourceClaim.",
+				"ResourceClaimTemplateName": "A ResourceClaimTemplate to make one claim for the group from.",
+			},
+		},
+		"WorkloadPodGroupSchedulingConstraints": {
+			doc: "WorkloadPodGroupSchedulingConstraints constrains where the group goes.",
+			fields: map[string]string{
+				"Topology": "Topology domains the whole group must share.",
+			},
+		},
+		"WorkloadPodGroupSchedulingPolicy": {
+			doc: "WorkloadPodGroupSchedulingPolicy picks one way of scheduling a group.",
+			fields: map[string]string{
+				"Basic": "Each pod on its own, as usual.",
+				"Gang":  "All or nothing: at least minCount pods must fit at once.",
+			},
+		},
+		"WorkloadPodGroupSingleDisruptionMode": {
+			doc: "WorkloadPodGroupSingleDisruptionMode has no settings.",
 		},
 	}
 }

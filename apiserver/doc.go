@@ -13,7 +13,8 @@
 //	             mutating admission                                    …/negotiation/, …/responsewriters/, serializer/)
 //	  ↓
 //	registry     one REST storage per resource from its strategy:      (registry/rest/, registry/generic/,
-//	             prepare, validate, validating admission, delete       registry/core/pod/, …/namespace/, registry/apps/replicaset/)
+//	             prepare, validate, validating admission, delete       registry/core/{pod,namespace,secret,serviceaccount}/,
+//	                                                                   registry/apps/{replicaset,deployment}/, registry/batch/job/)
 //	  ↓
 //	store        etcd behind the watch cache                          (kubeloop/store, kubeloop/watchcache)
 //

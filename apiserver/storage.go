@@ -6,9 +6,13 @@ import (
 
 	"kubeloop/api"
 	"kubeloop/apiserver/printers"
+	"kubeloop/apiserver/registry/apps/deployment"
 	"kubeloop/apiserver/registry/apps/replicaset"
+	"kubeloop/apiserver/registry/batch/job"
 	"kubeloop/apiserver/registry/core/namespace"
 	"kubeloop/apiserver/registry/core/pod"
+	"kubeloop/apiserver/registry/core/secret"
+	"kubeloop/apiserver/registry/core/serviceaccount"
 	"kubeloop/apiserver/registry/generic"
 	"kubeloop/apiserver/registry/rest"
 	"kubeloop/store"
@@ -29,6 +33,10 @@ func (s *Server) restStorageProviders() map[api.GroupResource]func(generic.Optio
 	return map[api.GroupResource]func(generic.Options) map[string]rest.Storage{
 		{Resource: "pods"}:                       pod.NewStorage,
 		{Group: "apps", Resource: "replicasets"}: replicaset.NewStorage,
+		{Group: "apps", Resource: "deployments"}: deployment.NewStorage,
+		{Group: "batch", Resource: "jobs"}:       job.NewStorage,
+		{Resource: "secrets"}:                    secret.NewStorage,
+		{Resource: "serviceaccounts"}:            serviceaccount.NewStorage,
 		{Resource: "namespaces"}: func(o generic.Options) map[string]rest.Storage {
 			var m map[string]rest.Storage
 			s.namespaces, m = namespace.NewStorage(o, s.namespaceTerminating)

@@ -74,7 +74,7 @@ func kubectlExplainV2(t *testing.T, k *kubectl) {
 }
 
 func kubectlExplainErrors(t *testing.T, k *kubectl) {
-	assert.Contains(t, k.fails("explain", "deployment"), `the server doesn't have a resource type "deployment"`)
+	assert.Contains(t, k.fails("explain", "statefulset"), `the server doesn't have a resource type "statefulset"`)
 	assert.Contains(t, k.fails("explain", "pods.spec.nope"), `field "nope" does not exist`)
 	assert.Contains(t, k.fails("explain", "pods.spec.nope", "--output", "plaintext-openapiv2"), `field "nope" does not exist`)
 }

@@ -37,6 +37,12 @@ func (Defaulting) Admit(_ context.Context, a *Attributes) error {
 		setDefaultsPod(obj)
 	case *api.ReplicaSet:
 		setDefaultsReplicaSet(obj)
+	case *api.Deployment:
+		setDefaultsDeployment(obj)
+	case *api.Job:
+		setDefaultsJob(obj)
+	case *api.Secret:
+		setDefaultsSecret(obj)
 	case *api.Namespace:
 		setDefaultsNamespace(obj)
 	case *api.Node:

@@ -25,7 +25,9 @@
 //     kube-system, kube-public or kube-node-lease.
 //   - Defaulting (mutating): the SetDefaults_* values — restartPolicy
 //     Always, terminationGracePeriodSeconds 30, imagePullPolicy from the
-//     tag, requests from limits, replicas 1, namespace phase Active, ...
+//     tag, requests from limits, replicas 1, a Deployment's RollingUpdate
+//     25%/25%, a Job's backoffLimit 6, a Secret's type Opaque, namespace
+//     phase Active, ... — and a Secret's stringData folded into data.
 //
 // The rules (Validation, ValidateCreate, ValidateUpdate): per-kind checks
 // with field paths, called by the registry strategies.
@@ -42,13 +44,21 @@
 //     validates, because kubeloop's apiserver runs only the validating
 //     phase for a delete.
 //   - pkg/apis/core/v1/defaults.go (SetDefaults_Pod, SetDefaults_PodSpec,
-//     SetDefaults_Container, SetDefaults_NamespaceStatus, SetDefaults_NodeStatus)
-//     and pkg/apis/apps/v1/defaults.go (SetDefaults_ReplicaSet).
+//     SetDefaults_Container, SetDefaults_NamespaceStatus, SetDefaults_NodeStatus,
+//     SetDefaults_Secret), pkg/apis/apps/v1/defaults.go (SetDefaults_ReplicaSet,
+//     SetDefaults_Deployment), pkg/apis/batch/v1/defaults.go (SetDefaults_Job),
+//     and the v1 → internal Secret conversion that folds stringData into data
+//     (Convert_v1_Secret_To_core_Secret).
 //   - pkg/apis/core/validation/validation.go (ValidatePodCreate,
 //     ValidatePodSpec, ValidatePodUpdate, ValidateNode, ValidateNamespace,
-//     ValidateConfigMap, ValidatePodBinding, ValidateEventCreate),
+//     ValidateConfigMap, ValidatePodBinding, ValidateEventCreate,
+//     ValidateSecret, ValidateSecretUpdate, ValidateServiceAccount),
 //     pkg/apis/apps/validation/validation.go (ValidateReplicaSet,
-//     ValidateReplicaSetSpec, ValidatePodTemplateSpecForReplicaSet),
+//     ValidateReplicaSetSpec, ValidatePodTemplateSpecForReplicaSet,
+//     ValidateDeployment, ValidateDeploymentSpec, ValidateDeploymentStrategy,
+//     ValidateRollingUpdateDeployment, ValidateDeploymentUpdate),
+//     pkg/apis/batch/validation/validation.go (ValidateJob, ValidateJobSpec,
+//     ValidateJobSpecUpdate, validateGeneratedSelector),
 //     pkg/apis/coordination/validation/validation.go (ValidateLease),
 //     pkg/apis/autoscaling/validation/validation.go (ValidateScale), and
 //     staging/src/k8s.io/apimachinery/pkg/api/validation/objectmeta.go
@@ -77,9 +87,14 @@
 //   - Far fewer rules: no volumes, probes, security contexts, init or
 //     ephemeral containers, env sources, affinity terms, host networking,
 //     pod-level resources, status-subresource rules, or the
-//     declarative-validation layer. A pod update may change only container
-//     images (Kubernetes also allows lowering activeDeadlineSeconds and
-//     adding tolerations). A status write checks only metadata.
+//     declarative-validation layer. A pod update may change container and
+//     init container images, activeDeadlineSeconds and add tolerations
+//     (Kubernetes also allows in-place resizes). A status write checks only
+//     metadata. Of a Job's podFailurePolicy only the actions, the exit code
+//     operator, non-empty values and "exactly one of onExitCodes and
+//     onPodConditions" are checked (Kubernetes also checks value order, 0
+//     with In, container names and condition types); successPolicy rules
+//     and the scheduling configuration are not checked at all.
 //   - Update keeps uid and creationTimestamp only when the client leaves
 //     them out (Kubernetes overwrites creationTimestamp silently); a
 //     different value is refused as immutable. The deletion fields and

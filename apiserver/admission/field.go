@@ -1,6 +1,7 @@
 package admission
 
 import (
+	"encoding/json"
 	"fmt"
 	"reflect"
 	"strconv"
@@ -99,6 +100,8 @@ func typeWord(t api.CauseType) string {
 		return "Forbidden"
 	case api.CauseTypeFieldValueTooLong:
 		return "Too long"
+	case api.CauseTypeFieldValueTooMany:
+		return "Too many"
 	case api.CauseTypeFieldValueNotFound:
 		return "Not found"
 	}
@@ -108,12 +111,16 @@ func typeWord(t api.CauseType) string {
 // Body is the message without the field: `Invalid value: "x": detail`.
 // Required, Forbidden and TooLong never echo the value (it is empty, or
 // could be huge); the others print it quoted if it is a string, bare if it
-// is a number, and in Go syntax otherwise, as Kubernetes does.
+// is a number, and as JSON otherwise, as Kubernetes v1.37 does (its
+// field.Error.ErrorBody tries json.Marshal before a Stringer and %#v).
 func (e *fieldError) Body() string {
 	s := typeWord(e.Type)
 	switch e.Type {
 	case api.CauseTypeFieldValueRequired, api.CauseTypeFieldValueForbidden, api.CauseTypeFieldValueTooLong:
 	default:
+		if _, omit := e.BadValue.(omitted); omit {
+			break
+		}
 		s += ": " + formatValue(e.BadValue)
 	}
 	if e.Detail != "" {
@@ -133,10 +140,8 @@ func formatValue(v any) string {
 		if rv.IsNil() {
 			return "null"
 		}
-		if _, ok := v.(fmt.Stringer); !ok {
-			v = rv.Elem().Interface()
-			rv = rv.Elem()
-		}
+		v = rv.Elem().Interface()
+		rv = rv.Elem()
 	}
 	switch rv.Kind() {
 	case reflect.String:
@@ -145,6 +150,9 @@ func formatValue(v any) string {
 		reflect.Uint, reflect.Uint8, reflect.Uint16, reflect.Uint32, reflect.Uint64,
 		reflect.Float32, reflect.Float64, reflect.Bool:
 		return fmt.Sprintf("%v", v)
+	}
+	if b, err := json.Marshal(v); err == nil {
+		return string(b)
 	}
 	if s, ok := v.(fmt.Stringer); ok {
 		return s.String()

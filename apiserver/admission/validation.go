@@ -69,6 +69,14 @@ func validateCreate(a *Attributes) errorList {
 		return validatePod(obj, ns)
 	case *api.ReplicaSet:
 		return validateReplicaSet(obj, ns)
+	case *api.Deployment:
+		return validateDeployment(obj, ns)
+	case *api.Job:
+		return validateJob(obj, ns, true)
+	case *api.Secret:
+		return validateSecret(obj, ns)
+	case *api.ServiceAccount:
+		return validateServiceAccount(obj, ns)
 	case *api.Scale:
 		return validateScale(obj, ns)
 	case *api.Binding:
@@ -107,6 +115,18 @@ func validateUpdate(a *Attributes) errorList {
 	case *api.ConfigMap:
 		if old, ok := a.OldObject.(*api.ConfigMap); ok {
 			return validateConfigMapUpdate(obj, old)
+		}
+	case *api.Deployment:
+		if old, ok := a.OldObject.(*api.Deployment); ok {
+			return validateDeploymentUpdate(obj, old)
+		}
+	case *api.Job:
+		if old, ok := a.OldObject.(*api.Job); ok {
+			return validateJobUpdate(obj, old)
+		}
+	case *api.Secret:
+		if old, ok := a.OldObject.(*api.Secret); ok {
+			return validateSecretUpdate(obj, old)
 		}
 	case *api.Scale:
 		// The scale body is a view of its parent; only its spec is checked.

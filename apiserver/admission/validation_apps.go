@@ -65,7 +65,7 @@ func validatePodTemplateForReplicaSet(t *api.PodTemplateSpec, selector api.Selec
 			[]api.RestartPolicy{api.RestartPolicyAlways}))
 	}
 	if t.Spec.ActiveDeadlineSeconds != nil {
-		errs = append(errs, invalid(p.Child("spec", "activeDeadlineSeconds"), *t.Spec.ActiveDeadlineSeconds, "must not be specified"))
+		errs = append(errs, forbidden(p.Child("spec", "activeDeadlineSeconds"), "activeDeadlineSeconds in ReplicaSet is not Supported"))
 	}
 	return errs
 }

@@ -238,7 +238,7 @@ func TestValidateReplicaSetCreate(t *testing.T) {
 		rsCase("selector not empty", func(rs *api.ReplicaSet) { rs.Spec.Selector = &api.LabelSelector{} },
 			`Invalid value: "": empty selector is invalid for deployment`, cause{invalid_, "spec.selector"}),
 		rsCase("selector matches template labels", func(rs *api.ReplicaSet) { rs.Spec.Selector.MatchLabels["app"] = "db" },
-			"Invalid value: map[string]string{\"app\":\"web\", \"tier\":\"fe\"}: `selector` does not match template `labels`",
+			"Invalid value: {\"app\":\"web\",\"tier\":\"fe\"}: `selector` does not match template `labels`",
 			cause{invalid_, tmpl + ".metadata.labels"}),
 		rsCase("selector expressions match template", func(rs *api.ReplicaSet) {
 			rs.Spec.Selector = &api.LabelSelector{MatchExpressions: []api.LabelSelectorRequirement{
@@ -310,5 +310,3 @@ func TestValidateReplicaSetUpdateAndScale(t *testing.T) {
 		parent("parent scaled below zero", -1, cause{invalid_, "spec.replicas"}),
 	})
 }
-
-func ptrTo[T any](v T) *T { return &v }

@@ -1,6 +1,8 @@
 // Package printers renders objects as the meta.k8s.io Tables `kubectl get`
 // prints: for each kind the columns kube-apiserver serves (Ready, Status,
-// Restarts and Age for pods; Desired, Current, Ready for ReplicaSets, ...)
+// Restarts and Age for pods; Desired, Current, Ready for ReplicaSets;
+// Ready, Up-to-date, Available for Deployments; Status, Completions,
+// Duration for Jobs, ...)
 // and how to fill a row.
 //
 // Where it sits: off the reading path. It is a compatibility piece — kubectl
@@ -10,7 +12,8 @@
 //
 // Kubernetes counterparts (v1.37.2): pkg/printers/internalversion/printers.go
 // (AddHandlers, printPod, printReplicaSet, printConfigMap, printNode,
-// printNamespace, printEvent, printLease), pkg/printers/tablegenerator.go
+// printNamespace, printEvent, printLease, printDeployment, printJob,
+// printSecret, printServiceAccount), pkg/printers/tablegenerator.go
 // (GenerateTable) and pkg/printers/storage/storage.go (TableConvertor).
 //
 // What we simplify: one printer per kind chosen by a switch, not a

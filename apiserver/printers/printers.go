@@ -100,6 +100,8 @@ func tablePrinterFor(info *api.ResourceInfo) tablePrinter {
 			col("Count", "integer", "How many times the event happened.", 1),
 			{Name: "Name", Type: "string", Format: "name", Description: "Name of the event.", Priority: 1},
 		}, cells: eventCells}
+	case "apps/Deployment", "batch/Job", "/Secret", "/ServiceAccount":
+		return workloadPrinter(info)
 	case "coordination.k8s.io/Lease":
 		return tablePrinter{columns: []tableColumn{
 			nameColumn(), col("Holder", "string", "spec.holderIdentity: who holds the lease.", 0), ageColumn(),

@@ -12,7 +12,7 @@ func isRequired(typeName, property string, opts jsonOptions) bool {
 	key := typeName + "." + property
 	switch key {
 	// +required although omitempty.
-	case "ReplicaSet.spec",
+	case "ReplicaSet.spec", "Deployment.spec",
 		"PodCertificateProjection.signerName", "PodCertificateProjection.keyType",
 		"ImageVolumeStatus.imageRef",
 		"ContainerRestartRule.action", "ContainerRestartRuleOnExitCodes.operator":
@@ -22,7 +22,9 @@ func isRequired(typeName, property string, opts jsonOptions) bool {
 		"ProjectedVolumeSource.sources", "GRPCAction.service",
 		"NodeRuntimeHandler.name", "ContainerImage.names",
 		"Event.reportingComponent", "Event.reportingInstance",
-		"ReplicaSetCondition.type", "ReplicaSetCondition.status":
+		"ReplicaSetCondition.type", "ReplicaSetCondition.status",
+		"DeploymentCondition.type", "DeploymentCondition.status",
+		"PodFailurePolicyOnPodConditionsPattern.status":
 		return false
 	}
 	if len(typeName) > 4 && typeName[len(typeName)-4:] == "List" && property == "metadata" {

@@ -128,14 +128,14 @@ func (e *Store) ConvertToTable(ctx context.Context, objs []api.Object, lm api.Li
 	return e.TableConvertor.ConvertToTable(ctx, objs, lm, opts)
 }
 
-// Create stores a new object: server-owned metadata and the strategy's
-// preparation, a generated name if asked for, the strategy's validation,
+// Create stores a new object: a generated name if asked for, server-owned
+// metadata and the strategy's preparation, the strategy's validation,
 // validating admission, then storage. A generated name that is taken is
-// replaced by another. A dry run stores nothing and answers the object as
-// it would have been stored. Kubernetes: Store.Create.
+// replaced by another, and the object prepared again, because the strategy
+// may use the name (a Job's job-name label). A dry run stores nothing and
+// answers the object as it would have been stored. Kubernetes: Store.Create.
 func (e *Store) Create(ctx context.Context, obj api.Object, createValidation rest.ValidateObjectFunc, opts *rest.CreateOptions) (api.Object, error) {
 	dryRun := rest.IsDryRun(opts.DryRun)
-	rest.BeforeCreate(e.CreateStrategy, ctx, obj)
 	m := obj.GetObjectMeta()
 	generated := m.Name == "" && m.GenerateName != ""
 	for attempt := 1; ; attempt++ {
@@ -144,6 +144,7 @@ func (e *Store) Create(ctx context.Context, obj api.Object, createValidation res
 			cand = obj.DeepCopyObject()
 			cand.GetObjectMeta().Name = rest.GenerateName(m.GenerateName)
 		}
+		rest.BeforeCreate(e.CreateStrategy, ctx, cand)
 		if err := e.CreateStrategy.Validate(ctx, cand); err != nil {
 			return nil, err
 		}

@@ -28,8 +28,8 @@ type RESTCreateStrategy interface {
 // server owns is set (uid, creationTimestamp) or cleared (resourceVersion,
 // deletion), then the strategy prepares the rest. Kubernetes:
 // registry/rest/create.go (BeforeCreate, FillObjectMetaSystemFields).
-// Names are generated and the object validated afterwards, by the store,
-// which may have to try more than one name.
+// The store generates the name first (and may try more than one, preparing
+// each candidate afresh) and validates afterwards.
 func BeforeCreate(strategy RESTCreateStrategy, ctx context.Context, obj api.Object) {
 	FillObjectMetaSystemFields(obj.GetObjectMeta())
 	strategy.PrepareForCreate(ctx, obj)
