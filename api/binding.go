@@ -9,7 +9,7 @@ type Binding struct {
 	// Name and namespace of the pod being bound.
 	ObjectMeta `json:"metadata,omitempty" protobuf:"bytes,1,opt,name=metadata"`
 	// The node to bind to: kind "Node" and its name.
-	Target ObjectReference `json:"target" protobuf:"bytes,2,opt,name=target"`
+	Target ObjectReference `json:"target" protobuf:"bytes,2,opt,name=target" structType:"atomic"`
 }
 
 // NewBinding returns a Binding of pod namespace/name to node, with its

@@ -78,7 +78,7 @@ type StatusDetails struct {
 	// UID of the object, when there is exactly one.
 	UID string `json:"uid,omitempty" protobuf:"bytes,6,opt,name=uid"`
 	// Field-level problems, for reasons that have them (Invalid above all).
-	Causes []StatusCause `json:"causes,omitempty" protobuf:"bytes,4,rep,name=causes"`
+	Causes []StatusCause `json:"causes,omitempty" protobuf:"bytes,4,rep,name=causes" listType:"atomic"`
 	// Seconds to wait before retrying, or before the other action the
 	// reason calls for.
 	RetryAfterSeconds int32 `json:"retryAfterSeconds,omitempty" protobuf:"varint,5,opt,name=retryAfterSeconds"`

@@ -10,7 +10,7 @@ type Event struct {
 	// object it is about (default for cluster-scoped ones).
 	ObjectMeta `json:"metadata" protobuf:"bytes,1,opt,name=metadata"`
 	// The object the event is about.
-	InvolvedObject ObjectReference `json:"involvedObject" protobuf:"bytes,2,opt,name=involvedObject"`
+	InvolvedObject ObjectReference `json:"involvedObject" protobuf:"bytes,2,opt,name=involvedObject" structType:"atomic"`
 	// Short CamelCase cause, meant for programs: "Scheduled", "BackOff".
 	Reason string `json:"reason,omitempty" protobuf:"bytes,3,opt,name=reason"`
 	// Human-readable description of what happened.
@@ -34,7 +34,7 @@ type Event struct {
 	// What the reporter did or failed to do to the object, such as "Binding".
 	Action string `json:"action,omitempty" protobuf:"bytes,12,opt,name=action"`
 	// A second object the action involved, if any.
-	Related *ObjectReference `json:"related,omitempty" protobuf:"bytes,13,opt,name=related"`
+	Related *ObjectReference `json:"related,omitempty" protobuf:"bytes,13,opt,name=related" structType:"atomic"`
 	// Name of the reporting controller, such as "kubernetes.io/kubelet".
 	// ---
 	// Not omitempty in Kubernetes: events from old clients carry "".

@@ -59,14 +59,14 @@ type ObjectMeta struct {
 	Annotations map[string]string `json:"annotations,omitempty" protobuf:"bytes,12,rep,name=annotations"`
 	// Objects this one depends on. When every owner is gone the garbage
 	// collector deletes it; at most one entry may be the controller.
-	OwnerReferences []OwnerReference `json:"ownerReferences,omitempty" protobuf:"bytes,13,rep,name=ownerReferences" patchStrategy:"merge" patchMergeKey:"uid"`
+	OwnerReferences []OwnerReference `json:"ownerReferences,omitempty" protobuf:"bytes,13,rep,name=ownerReferences" patchStrategy:"merge" patchMergeKey:"uid" listType:"map" listMapKey:"uid" structType:"atomic"`
 	// Names of components that must finish cleaning up before the object is
 	// removed; while deleting, entries can only be removed. Order does not
 	// matter.
-	Finalizers []string `json:"finalizers,omitempty" protobuf:"bytes,14,rep,name=finalizers" patchStrategy:"merge"`
+	Finalizers []string `json:"finalizers,omitempty" protobuf:"bytes,14,rep,name=finalizers" patchStrategy:"merge" listType:"set"`
 	// Which field manager owns which fields, kept by server-side apply.
 	// Mostly internal; users seldom need it.
-	ManagedFields []ManagedFieldsEntry `json:"managedFields,omitempty" protobuf:"bytes,17,rep,name=managedFields"`
+	ManagedFields []ManagedFieldsEntry `json:"managedFields,omitempty" protobuf:"bytes,17,rep,name=managedFields" listType:"atomic"`
 }
 
 // GetObjectMeta lets every kind that embeds ObjectMeta satisfy Object.

@@ -21,7 +21,7 @@ type NamespaceList = List[Namespace, *Namespace]
 type NamespaceSpec struct {
 	// Finalizers that must be removed before the namespace is deleted; the
 	// namespace controller removes "kubernetes" once the namespace is empty.
-	Finalizers []FinalizerName `json:"finalizers,omitempty" protobuf:"bytes,1,rep,name=finalizers"`
+	Finalizers []FinalizerName `json:"finalizers,omitempty" protobuf:"bytes,1,rep,name=finalizers" listType:"atomic"`
 }
 
 // FinalizerName names a namespace finalizer.
@@ -36,7 +36,7 @@ type NamespaceStatus struct {
 	// "Active", or "Terminating" once deletion has started.
 	Phase NamespacePhase `json:"phase,omitempty" protobuf:"bytes,1,opt,name=phase"`
 	// Observations about the namespace's deletion, one per type.
-	Conditions []NamespaceCondition `json:"conditions,omitempty" protobuf:"bytes,2,rep,name=conditions" patchStrategy:"merge" patchMergeKey:"type"`
+	Conditions []NamespaceCondition `json:"conditions,omitempty" protobuf:"bytes,2,rep,name=conditions" patchStrategy:"merge" patchMergeKey:"type" listType:"map" listMapKey:"type"`
 }
 
 // NamespacePhase is Active or Terminating.

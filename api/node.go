@@ -22,14 +22,14 @@ type NodeSpec struct {
 	PodCIDR string `json:"podCIDR,omitempty" protobuf:"bytes,1,opt,name=podCIDR"`
 	// IP ranges for pods on this node, at most one IPv4 and one IPv6; the
 	// first must equal podCIDR.
-	PodCIDRs []string `json:"podCIDRs,omitempty" protobuf:"bytes,7,rep,name=podCIDRs" patchStrategy:"merge"`
+	PodCIDRs []string `json:"podCIDRs,omitempty" protobuf:"bytes,7,rep,name=podCIDRs" patchStrategy:"merge" listType:"set"`
 	// The cloud provider's ID of the machine, as "<provider>://<id>".
 	ProviderID string `json:"providerID,omitempty" protobuf:"bytes,3,opt,name=providerID"`
 	// When true (kubectl cordon), the scheduler places no new pods here;
 	// pods already running stay. Default false.
 	Unschedulable bool `json:"unschedulable,omitempty" protobuf:"varint,4,opt,name=unschedulable"`
 	// Taints that keep away pods that do not tolerate them.
-	Taints []Taint `json:"taints,omitempty" protobuf:"bytes,5,rep,name=taints"`
+	Taints []Taint `json:"taints,omitempty" protobuf:"bytes,5,rep,name=taints" listType:"atomic"`
 	// Deprecated: dynamic kubelet configuration was removed; ignored.
 	ConfigSource *NodeConfigSource `json:"configSource,omitempty" protobuf:"bytes,6,opt,name=configSource"`
 	// Deprecated: kubelets no longer set it; use providerID.
@@ -77,28 +77,28 @@ type NodeStatus struct {
 	// Deprecated: never set by Kubernetes; read conditions instead.
 	Phase NodePhase `json:"phase,omitempty" protobuf:"bytes,3,opt,name=phase"`
 	// Current observations (Ready, MemoryPressure, ...), one per type.
-	Conditions []NodeCondition `json:"conditions,omitempty" protobuf:"bytes,4,rep,name=conditions" patchStrategy:"merge" patchMergeKey:"type"`
+	Conditions []NodeCondition `json:"conditions,omitempty" protobuf:"bytes,4,rep,name=conditions" patchStrategy:"merge" patchMergeKey:"type" listType:"map" listMapKey:"type"`
 	// Addresses the node is reachable at, one entry per address. The merge
 	// key type is not unique, so replace the whole list rather than merge it.
-	Addresses []NodeAddress `json:"addresses,omitempty" protobuf:"bytes,5,rep,name=addresses" patchStrategy:"merge" patchMergeKey:"type"`
+	Addresses []NodeAddress `json:"addresses,omitempty" protobuf:"bytes,5,rep,name=addresses" patchStrategy:"merge" patchMergeKey:"type" listType:"map" listMapKey:"type"`
 	// Ports the node's daemons (the kubelet) listen on.
 	DaemonEndpoints NodeDaemonEndpoints `json:"daemonEndpoints,omitempty" protobuf:"bytes,6,opt,name=daemonEndpoints"`
 	// Identity and software versions of the machine.
 	NodeInfo NodeSystemInfo `json:"nodeInfo,omitempty" protobuf:"bytes,7,opt,name=nodeInfo"`
 	// Container images present on the node.
-	Images []ContainerImage `json:"images,omitempty" protobuf:"bytes,8,rep,name=images"`
+	Images []ContainerImage `json:"images,omitempty" protobuf:"bytes,8,rep,name=images" listType:"atomic"`
 	// Attachable volumes the node has mounted.
-	VolumesInUse []UniqueVolumeName `json:"volumesInUse,omitempty" protobuf:"bytes,9,rep,name=volumesInUse"`
+	VolumesInUse []UniqueVolumeName `json:"volumesInUse,omitempty" protobuf:"bytes,9,rep,name=volumesInUse" listType:"atomic"`
 	// Volumes attached to the node.
-	VolumesAttached []AttachedVolume `json:"volumesAttached,omitempty" protobuf:"bytes,10,rep,name=volumesAttached"`
+	VolumesAttached []AttachedVolume `json:"volumesAttached,omitempty" protobuf:"bytes,10,rep,name=volumesAttached" listType:"atomic"`
 	// Deprecated: status of the removed dynamic kubelet configuration.
 	Config *NodeConfigStatus `json:"config,omitempty" protobuf:"bytes,11,opt,name=config"`
 	// Runtime handlers (RuntimeClasses) the container runtime offers.
-	RuntimeHandlers []NodeRuntimeHandler `json:"runtimeHandlers,omitempty" protobuf:"bytes,12,rep,name=runtimeHandlers"`
+	RuntimeHandlers []NodeRuntimeHandler `json:"runtimeHandlers,omitempty" protobuf:"bytes,12,rep,name=runtimeHandlers" listType:"atomic"`
 	// Optional features the container runtime supports.
 	Features *NodeFeatures `json:"features,omitempty" protobuf:"bytes,13,opt,name=features"`
 	// Names of feature-gated features the node declares it has.
-	DeclaredFeatures []string `json:"declaredFeatures,omitempty" protobuf:"bytes,14,rep,name=declaredFeatures"`
+	DeclaredFeatures []string `json:"declaredFeatures,omitempty" protobuf:"bytes,14,rep,name=declaredFeatures" listType:"atomic"`
 }
 
 // NodeConditionType names one node condition.
@@ -192,7 +192,7 @@ type NodeConfigSource struct {
 type NodePodPreemptionPolicy struct {
 	// Parties (autoscalers, operators, admins) that asked for no preemption
 	// to make room for in-place pod resizes here; any entry turns it off.
-	DisableResizePreemption []string `json:"disableResizePreemption,omitempty" protobuf:"bytes,1,rep,name=disableResizePreemption"`
+	DisableResizePreemption []string `json:"disableResizePreemption,omitempty" protobuf:"bytes,1,rep,name=disableResizePreemption" listType:"set"`
 }
 
 // NodeDaemonEndpoints lists the ports of daemons running on a node.
@@ -205,7 +205,7 @@ type NodeDaemonEndpoints struct {
 type ContainerImage struct {
 	// References the image is known by, such as "registry.example/app:v1"
 	// and its digest form.
-	Names []string `json:"names" protobuf:"bytes,1,rep,name=names"`
+	Names []string `json:"names" protobuf:"bytes,1,rep,name=names" listType:"atomic"`
 	// Size of the image, in bytes.
 	SizeBytes int64 `json:"sizeBytes,omitempty" protobuf:"varint,2,opt,name=sizeBytes"`
 }

@@ -21,7 +21,7 @@ type DeleteOptions struct {
 	PropagationPolicy *DeletionPropagation `json:"propagationPolicy,omitempty" protobuf:"bytes,4,opt,name=propagationPolicy"`
 	// When set (the only value is "All"), the request is checked and
 	// answered but nothing is stored.
-	DryRun []string `json:"dryRun,omitempty" protobuf:"bytes,5,rep,name=dryRun"`
+	DryRun []string `json:"dryRun,omitempty" protobuf:"bytes,5,rep,name=dryRun" listType:"atomic"`
 	// When true, an object the store cannot read or decode is removed
 	// anyway, skipping finalizers and preconditions. Dangerous; default false.
 	IgnoreStoreReadErrorWithClusterBreakingPotential *bool `json:"ignoreStoreReadErrorWithClusterBreakingPotential,omitempty" protobuf:"varint,6,opt,name=ignoreStoreReadErrorWithClusterBreakingPotential"`

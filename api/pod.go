@@ -29,21 +29,21 @@ type PodList = List[Pod, *Pod]
 type PodSpec struct {
 	// Volumes the pod's containers can mount, each with a name unique within
 	// the pod.
-	Volumes []Volume `json:"volumes,omitempty" protobuf:"bytes,1,rep,name=volumes" patchStrategy:"merge,retainKeys" patchMergeKey:"name"`
+	Volumes []Volume `json:"volumes,omitempty" protobuf:"bytes,1,rep,name=volumes" patchStrategy:"merge,retainKeys" patchMergeKey:"name" listType:"map" listMapKey:"name"`
 	// Containers run one at a time, each to successful completion, before
 	// the regular containers start; a failing one is retried or fails the
 	// pod according to restartPolicy. One with restartPolicy Always is a
 	// sidecar that keeps running alongside the regular containers. Cannot be
 	// changed after creation.
-	InitContainers []Container `json:"initContainers,omitempty" protobuf:"bytes,20,rep,name=initContainers" patchStrategy:"merge" patchMergeKey:"name"`
+	InitContainers []Container `json:"initContainers,omitempty" protobuf:"bytes,20,rep,name=initContainers" patchStrategy:"merge" patchMergeKey:"name" listType:"map" listMapKey:"name"`
 	// The pod's main containers; at least one is required. Container names
 	// are unique across all kinds of container in the pod. Cannot be changed
 	// after creation.
-	Containers []Container `json:"containers" protobuf:"bytes,2,rep,name=containers" patchStrategy:"merge" patchMergeKey:"name"`
+	Containers []Container `json:"containers" protobuf:"bytes,2,rep,name=containers" patchStrategy:"merge" patchMergeKey:"name" listType:"map" listMapKey:"name"`
 	// Containers added to a running pod for a while, typically to debug it.
 	// They are added only through the pods/ephemeralcontainers subresource,
 	// never on create or by updating the pod.
-	EphemeralContainers []EphemeralContainer `json:"ephemeralContainers,omitempty" protobuf:"bytes,34,rep,name=ephemeralContainers" patchStrategy:"merge" patchMergeKey:"name"`
+	EphemeralContainers []EphemeralContainer `json:"ephemeralContainers,omitempty" protobuf:"bytes,34,rep,name=ephemeralContainers" patchStrategy:"merge" patchMergeKey:"name" listType:"map" listMapKey:"name"`
 	// What the kubelet does when a container exits: Always (the default),
 	// OnFailure or Never. Controllers may allow only some of these.
 	RestartPolicy RestartPolicy `json:"restartPolicy,omitempty" protobuf:"bytes,3,opt,name=restartPolicy"`
@@ -61,7 +61,7 @@ type PodSpec struct {
 	DNSPolicy string `json:"dnsPolicy,omitempty" protobuf:"bytes,6,opt,name=dnsPolicy"`
 	// Labels a node must have, with exactly these values, for the pod to be
 	// placed on it.
-	NodeSelector map[string]string `json:"nodeSelector,omitempty" protobuf:"bytes,7,rep,name=nodeSelector"`
+	NodeSelector map[string]string `json:"nodeSelector,omitempty" protobuf:"bytes,7,rep,name=nodeSelector" mapType:"atomic"`
 	// Name of the ServiceAccount, in the pod's namespace, whose identity the
 	// pod runs with.
 	ServiceAccountName string `json:"serviceAccountName,omitempty" protobuf:"bytes,8,opt,name=serviceAccountName"`
@@ -90,7 +90,7 @@ type PodSpec struct {
 	SecurityContext *PodSecurityContext `json:"securityContext,omitempty" protobuf:"bytes,14,opt,name=securityContext"`
 	// Secrets in the pod's namespace holding registry credentials for pulling
 	// the containers' images.
-	ImagePullSecrets []LocalObjectReference `json:"imagePullSecrets,omitempty" protobuf:"bytes,15,rep,name=imagePullSecrets" patchStrategy:"merge" patchMergeKey:"name"`
+	ImagePullSecrets []LocalObjectReference `json:"imagePullSecrets,omitempty" protobuf:"bytes,15,rep,name=imagePullSecrets" patchStrategy:"merge" patchMergeKey:"name" listType:"map" listMapKey:"name" structType:"atomic"`
 	// Host name the pod sees; when empty the system chooses one (normally
 	// the pod's name).
 	Hostname string `json:"hostname,omitempty" protobuf:"bytes,16,opt,name=hostname"`
@@ -106,9 +106,9 @@ type PodSpec struct {
 	SchedulerName string `json:"schedulerName,omitempty" protobuf:"bytes,19,opt,name=schedulerName"`
 	// Taints this pod tolerates, so that it may be scheduled onto (or stay
 	// on) nodes that carry them.
-	Tolerations []Toleration `json:"tolerations,omitempty" protobuf:"bytes,22,rep,name=tolerations"`
+	Tolerations []Toleration `json:"tolerations,omitempty" protobuf:"bytes,22,rep,name=tolerations" listType:"atomic"`
 	// Extra entries for the pod's /etc/hosts file, one per IP address.
-	HostAliases []HostAlias `json:"hostAliases,omitempty" protobuf:"bytes,23,rep,name=hostAliases" patchStrategy:"merge" patchMergeKey:"ip"`
+	HostAliases []HostAlias `json:"hostAliases,omitempty" protobuf:"bytes,23,rep,name=hostAliases" patchStrategy:"merge" patchMergeKey:"ip" listType:"map" listMapKey:"ip"`
 	// Name of the PriorityClass that gives the pod its priority. The built-in
 	// classes system-node-critical and system-cluster-critical are the
 	// highest; empty means the cluster's default class, or priority 0.
@@ -121,7 +121,7 @@ type PodSpec struct {
 	DNSConfig *PodDNSConfig `json:"dnsConfig,omitempty" protobuf:"bytes,26,opt,name=dnsConfig"`
 	// Extra pod conditions that must all be True, besides every container
 	// being ready, before the pod counts as Ready.
-	ReadinessGates []PodReadinessGate `json:"readinessGates,omitempty" protobuf:"bytes,28,rep,name=readinessGates"`
+	ReadinessGates []PodReadinessGate `json:"readinessGates,omitempty" protobuf:"bytes,28,rep,name=readinessGates" listType:"atomic"`
 	// Name of the RuntimeClass (node.k8s.io) that picks the container runtime
 	// handler; the pod will not run if no such class exists. Unset means the
 	// node's default handler.
@@ -140,7 +140,7 @@ type PodSpec struct {
 	Overhead ResourceList `json:"overhead,omitempty" protobuf:"bytes,32,rep,name=overhead"`
 	// Rules for spreading matching pods evenly over topology domains such as
 	// zones or nodes; all of them apply.
-	TopologySpreadConstraints []TopologySpreadConstraint `json:"topologySpreadConstraints,omitempty" protobuf:"bytes,33,rep,name=topologySpreadConstraints" patchStrategy:"merge" patchMergeKey:"topologyKey"`
+	TopologySpreadConstraints []TopologySpreadConstraint `json:"topologySpreadConstraints,omitempty" protobuf:"bytes,33,rep,name=topologySpreadConstraints" patchStrategy:"merge" patchMergeKey:"topologyKey" listType:"map" listMapKey:"topologyKey,whenUnsatisfiable"`
 	// Set the kernel's host name to the pod's fully qualified domain name
 	// instead of the short name. No effect when the pod has no domain.
 	// Default false.
@@ -155,11 +155,11 @@ type PodSpec struct {
 	HostUsers *bool `json:"hostUsers,omitempty" protobuf:"varint,37,opt,name=hostUsers"`
 	// While any gate remains, the scheduler does not try to place the pod.
 	// Gates can be given only on create and afterwards only removed.
-	SchedulingGates []PodSchedulingGate `json:"schedulingGates,omitempty" protobuf:"bytes,38,rep,name=schedulingGates" patchStrategy:"merge" patchMergeKey:"name"`
+	SchedulingGates []PodSchedulingGate `json:"schedulingGates,omitempty" protobuf:"bytes,38,rep,name=schedulingGates" patchStrategy:"merge" patchMergeKey:"name" listType:"map" listMapKey:"name"`
 	// Dynamic resource allocation claims that must be allocated and reserved
 	// before the pod can start; containers use them by name in
 	// resources.claims. Immutable.
-	ResourceClaims []PodResourceClaim `json:"resourceClaims,omitempty" protobuf:"bytes,39,rep,name=resourceClaims" patchStrategy:"merge,retainKeys" patchMergeKey:"name"`
+	ResourceClaims []PodResourceClaim `json:"resourceClaims,omitempty" protobuf:"bytes,39,rep,name=resourceClaims" patchStrategy:"merge,retainKeys" patchMergeKey:"name" listType:"map" listMapKey:"name"`
 	// Requests and limits for the pod as a whole, shared by its containers.
 	// Only cpu, memory and hugepages-* are allowed, and no claims.
 	Resources *ResourceRequirements `json:"resources,omitempty" protobuf:"bytes,40,opt,name=resources"`
@@ -175,7 +175,7 @@ type PodSpec struct {
 	// Controllers that handle an eviction request for this pod before it is
 	// evicted, tried from the highest priority down. At most 10; set only on
 	// create and not allowed with schedulingGroup.
-	EvictionResponders []EvictionResponder `json:"evictionResponders,omitempty" protobuf:"bytes,44,rep,name=evictionResponders" patchStrategy:"merge" patchMergeKey:"name"`
+	EvictionResponders []EvictionResponder `json:"evictionResponders,omitempty" protobuf:"bytes,44,rep,name=evictionResponders" patchStrategy:"merge" patchMergeKey:"name" listType:"map" listMapKey:"name" structType:"atomic"`
 }
 
 // RestartPolicy says what the kubelet does when a container of the pod exits:

@@ -12,28 +12,28 @@ type Container struct {
 	// Executable and its arguments, replacing the image's ENTRYPOINT; run
 	// directly, not by a shell. $(VAR) is replaced with the container's
 	// environment variable VAR ($$ escapes a $). Cannot be changed.
-	Command []string `json:"command,omitempty" protobuf:"bytes,3,rep,name=command"`
+	Command []string `json:"command,omitempty" protobuf:"bytes,3,rep,name=command" listType:"atomic"`
 	// Arguments to the entrypoint, replacing the image's CMD. $(VAR) is
 	// expanded as in command. Cannot be changed.
-	Args []string `json:"args,omitempty" protobuf:"bytes,4,rep,name=args"`
+	Args []string `json:"args,omitempty" protobuf:"bytes,4,rep,name=args" listType:"atomic"`
 	// Directory the command runs in; the runtime's or image's default when
 	// empty. Cannot be changed.
 	WorkingDir string `json:"workingDir,omitempty" protobuf:"bytes,5,opt,name=workingDir"`
 	// Ports the container listens on, mostly informational: a port missing
 	// here is still reachable. Cannot be changed.
-	Ports []ContainerPort `json:"ports,omitempty" protobuf:"bytes,6,rep,name=ports" patchStrategy:"merge" patchMergeKey:"containerPort"`
+	Ports []ContainerPort `json:"ports,omitempty" protobuf:"bytes,6,rep,name=ports" patchStrategy:"merge" patchMergeKey:"containerPort" listType:"map" listMapKey:"containerPort,protocol"`
 	// ConfigMaps and Secrets whose keys all become environment variables. A
 	// later source wins over an earlier one, and env wins over both. Cannot
 	// be changed.
-	EnvFrom []EnvFromSource `json:"envFrom,omitempty" protobuf:"bytes,19,rep,name=envFrom"`
+	EnvFrom []EnvFromSource `json:"envFrom,omitempty" protobuf:"bytes,19,rep,name=envFrom" listType:"atomic"`
 	// Environment variables to set, one per name. Cannot be changed.
-	Env []EnvVar `json:"env,omitempty" protobuf:"bytes,7,rep,name=env" patchStrategy:"merge" patchMergeKey:"name"`
+	Env []EnvVar `json:"env,omitempty" protobuf:"bytes,7,rep,name=env" patchStrategy:"merge" patchMergeKey:"name" listType:"map" listMapKey:"name"`
 	// CPU, memory and other resources the container requests and may not
 	// exceed. A pod update cannot change them; the pods/resize subresource
 	// can.
 	Resources ResourceRequirements `json:"resources,omitempty" protobuf:"bytes,8,opt,name=resources"`
 	// Whether changing each resource in place needs a container restart.
-	ResizePolicy []ContainerResizePolicy `json:"resizePolicy,omitempty" protobuf:"bytes,23,rep,name=resizePolicy"`
+	ResizePolicy []ContainerResizePolicy `json:"resizePolicy,omitempty" protobuf:"bytes,23,rep,name=resizePolicy" listType:"atomic"`
 	// Overrides the pod's restartPolicy for this container. On an init
 	// container, Always makes it a sidecar: it is started in init order but
 	// keeps running (and restarting) until the regular containers have
@@ -42,12 +42,12 @@ type Container struct {
 	// Rules tried in order when the container exits; the first that matches
 	// decides, and if none does, restartPolicy does. At most 20; requires
 	// restartPolicy to be set explicitly.
-	RestartPolicyRules []ContainerRestartRule `json:"restartPolicyRules,omitempty" protobuf:"bytes,25,rep,name=restartPolicyRules"`
+	RestartPolicyRules []ContainerRestartRule `json:"restartPolicyRules,omitempty" protobuf:"bytes,25,rep,name=restartPolicyRules" listType:"atomic"`
 	// Pod volumes to mount into the container's filesystem, one per path.
 	// Cannot be changed.
-	VolumeMounts []VolumeMount `json:"volumeMounts,omitempty" protobuf:"bytes,9,rep,name=volumeMounts" patchStrategy:"merge" patchMergeKey:"mountPath"`
+	VolumeMounts []VolumeMount `json:"volumeMounts,omitempty" protobuf:"bytes,9,rep,name=volumeMounts" patchStrategy:"merge" patchMergeKey:"mountPath" listType:"map" listMapKey:"mountPath"`
 	// Block-mode volumes to expose to the container as raw devices.
-	VolumeDevices []VolumeDevice `json:"volumeDevices,omitempty" protobuf:"bytes,21,rep,name=volumeDevices" patchStrategy:"merge" patchMergeKey:"devicePath"`
+	VolumeDevices []VolumeDevice `json:"volumeDevices,omitempty" protobuf:"bytes,21,rep,name=volumeDevices" patchStrategy:"merge" patchMergeKey:"devicePath" listType:"map" listMapKey:"devicePath"`
 	// Check run periodically; when it fails often enough, the kubelet
 	// restarts the container. Cannot be changed.
 	LivenessProbe *Probe `json:"livenessProbe,omitempty" protobuf:"bytes,10,opt,name=livenessProbe"`
@@ -114,34 +114,34 @@ type EphemeralContainerCommon struct {
 	Image string `json:"image,omitempty" protobuf:"bytes,2,opt,name=image"`
 	// Executable and its arguments, replacing the image's ENTRYPOINT; run
 	// without a shell, with $(VAR) expanded from the environment.
-	Command []string `json:"command,omitempty" protobuf:"bytes,3,rep,name=command"`
+	Command []string `json:"command,omitempty" protobuf:"bytes,3,rep,name=command" listType:"atomic"`
 	// Arguments to the entrypoint, replacing the image's CMD; $(VAR) is
 	// expanded as in command.
-	Args []string `json:"args,omitempty" protobuf:"bytes,4,rep,name=args"`
+	Args []string `json:"args,omitempty" protobuf:"bytes,4,rep,name=args" listType:"atomic"`
 	// Directory the command runs in; the runtime's or image's default when
 	// empty.
 	WorkingDir string `json:"workingDir,omitempty" protobuf:"bytes,5,opt,name=workingDir"`
 	// Not allowed for ephemeral containers.
-	Ports []ContainerPort `json:"ports,omitempty" protobuf:"bytes,6,rep,name=ports" patchStrategy:"merge" patchMergeKey:"containerPort"`
+	Ports []ContainerPort `json:"ports,omitempty" protobuf:"bytes,6,rep,name=ports" patchStrategy:"merge" patchMergeKey:"containerPort" listType:"map" listMapKey:"containerPort,protocol"`
 	// ConfigMaps and Secrets whose keys all become environment variables; a
 	// later source wins, and env wins over both.
-	EnvFrom []EnvFromSource `json:"envFrom,omitempty" protobuf:"bytes,19,rep,name=envFrom"`
+	EnvFrom []EnvFromSource `json:"envFrom,omitempty" protobuf:"bytes,19,rep,name=envFrom" listType:"atomic"`
 	// Environment variables to set, one per name.
-	Env []EnvVar `json:"env,omitempty" protobuf:"bytes,7,rep,name=env" patchStrategy:"merge" patchMergeKey:"name"`
+	Env []EnvVar `json:"env,omitempty" protobuf:"bytes,7,rep,name=env" patchStrategy:"merge" patchMergeKey:"name" listType:"map" listMapKey:"name"`
 	// Not allowed: an ephemeral container uses resources the pod already
 	// has.
 	Resources ResourceRequirements `json:"resources,omitempty" protobuf:"bytes,8,opt,name=resources"`
 	// Not allowed for ephemeral containers.
-	ResizePolicy []ContainerResizePolicy `json:"resizePolicy,omitempty" protobuf:"bytes,23,rep,name=resizePolicy"`
+	ResizePolicy []ContainerResizePolicy `json:"resizePolicy,omitempty" protobuf:"bytes,23,rep,name=resizePolicy" listType:"atomic"`
 	// Not allowed for ephemeral containers.
 	RestartPolicy *ContainerRestartPolicy `json:"restartPolicy,omitempty" protobuf:"bytes,24,opt,name=restartPolicy"`
 	// Not allowed for ephemeral containers.
-	RestartPolicyRules []ContainerRestartRule `json:"restartPolicyRules,omitempty" protobuf:"bytes,25,rep,name=restartPolicyRules"`
+	RestartPolicyRules []ContainerRestartRule `json:"restartPolicyRules,omitempty" protobuf:"bytes,25,rep,name=restartPolicyRules" listType:"atomic"`
 	// Pod volumes to mount into the container's filesystem; subPath mounts
 	// are not allowed.
-	VolumeMounts []VolumeMount `json:"volumeMounts,omitempty" protobuf:"bytes,9,rep,name=volumeMounts" patchStrategy:"merge" patchMergeKey:"mountPath"`
+	VolumeMounts []VolumeMount `json:"volumeMounts,omitempty" protobuf:"bytes,9,rep,name=volumeMounts" patchStrategy:"merge" patchMergeKey:"mountPath" listType:"map" listMapKey:"mountPath"`
 	// Block-mode volumes to expose to the container as raw devices.
-	VolumeDevices []VolumeDevice `json:"volumeDevices,omitempty" protobuf:"bytes,21,rep,name=volumeDevices" patchStrategy:"merge" patchMergeKey:"devicePath"`
+	VolumeDevices []VolumeDevice `json:"volumeDevices,omitempty" protobuf:"bytes,21,rep,name=volumeDevices" patchStrategy:"merge" patchMergeKey:"devicePath" listType:"map" listMapKey:"devicePath"`
 	// Not allowed for ephemeral containers.
 	LivenessProbe *Probe `json:"livenessProbe,omitempty" protobuf:"bytes,10,opt,name=livenessProbe"`
 	// Not allowed for ephemeral containers.
@@ -180,7 +180,7 @@ type ContainerPort struct {
 	// Port number on the pod's IP address, 1 to 65535. Required.
 	ContainerPort int32 `json:"containerPort" protobuf:"varint,3,opt,name=containerPort"`
 	// TCP (the default), UDP or SCTP.
-	Protocol Protocol `json:"protocol,omitempty" protobuf:"bytes,4,opt,name=protocol"`
+	Protocol Protocol `json:"protocol,omitempty" protobuf:"bytes,4,opt,name=protocol" default:"TCP"`
 	// Node address the host port binds to.
 	HostIP string `json:"hostIP,omitempty" protobuf:"bytes,5,opt,name=hostIP"`
 }
@@ -256,7 +256,7 @@ type ContainerRestartRuleOnExitCodes struct {
 	// In matches an exit code in values, NotIn one outside them. Required.
 	Operator ContainerRestartRuleOnExitCodesOperator `json:"operator,omitempty" protobuf:"bytes,1,opt,name=operator"`
 	// The exit codes; a set of at most 255.
-	Values []int32 `json:"values,omitempty" protobuf:"varint,2,rep,name=values"`
+	Values []int32 `json:"values,omitempty" protobuf:"varint,2,rep,name=values" listType:"set"`
 }
 
 // ContainerRestartRuleOnExitCodesOperator relates an exit code to a set of

@@ -33,12 +33,12 @@ type ContainerStatus struct {
 	// start or the last completed resize.
 	Resources *ResourceRequirements `json:"resources,omitempty" protobuf:"bytes,11,opt,name=resources"`
 	// State of each of the container's volume mounts, one per mount path.
-	VolumeMounts []VolumeMountStatus `json:"volumeMounts,omitempty" protobuf:"bytes,12,rep,name=volumeMounts" patchStrategy:"merge" patchMergeKey:"mountPath"`
+	VolumeMounts []VolumeMountStatus `json:"volumeMounts,omitempty" protobuf:"bytes,12,rep,name=volumeMounts" patchStrategy:"merge" patchMergeKey:"mountPath" listType:"map" listMapKey:"mountPath"`
 	// User and groups the container's first process started with.
 	User *ContainerUser `json:"user,omitempty" protobuf:"bytes,13,opt,name=user"`
 	// Health of the devices behind each resource allocated to the
 	// container, one entry per resource name.
-	AllocatedResourcesStatus []ResourceStatus `json:"allocatedResourcesStatus,omitempty" protobuf:"bytes,14,rep,name=allocatedResourcesStatus" patchStrategy:"merge" patchMergeKey:"name"`
+	AllocatedResourcesStatus []ResourceStatus `json:"allocatedResourcesStatus,omitempty" protobuf:"bytes,14,rep,name=allocatedResourcesStatus" patchStrategy:"merge" patchMergeKey:"name" listType:"map" listMapKey:"name"`
 	// Signal that stops the container, from its lifecycle or the image.
 	StopSignal *Signal `json:"stopSignal,omitempty" protobuf:"bytes,15,opt,name=stopSignal"`
 }
@@ -104,7 +104,7 @@ type LinuxContainerUser struct {
 	// Primary group ID.
 	GID int64 `json:"gid" protobuf:"varint,2,opt,name=gid"`
 	// Supplementary group IDs.
-	SupplementalGroups []int64 `json:"supplementalGroups,omitempty" protobuf:"varint,3,rep,name=supplementalGroups"`
+	SupplementalGroups []int64 `json:"supplementalGroups,omitempty" protobuf:"varint,3,rep,name=supplementalGroups" listType:"atomic"`
 }
 
 // VolumeMountStatus is how one of a container's volume mounts was actually

@@ -20,17 +20,17 @@ type EnvVarSource struct {
 	// A field of the pod: metadata.name, metadata.namespace, metadata.uid,
 	// metadata.labels['<key>'], metadata.annotations['<key>'], spec.nodeName,
 	// spec.serviceAccountName, status.hostIP(s) or status.podIP(s).
-	FieldRef *ObjectFieldSelector `json:"fieldRef,omitempty" protobuf:"bytes,1,opt,name=fieldRef"`
+	FieldRef *ObjectFieldSelector `json:"fieldRef,omitempty" protobuf:"bytes,1,opt,name=fieldRef" structType:"atomic"`
 	// A request or limit of a container: limits.cpu, limits.memory,
 	// limits.ephemeral-storage or the same under requests.
-	ResourceFieldRef *ResourceFieldSelector `json:"resourceFieldRef,omitempty" protobuf:"bytes,2,opt,name=resourceFieldRef"`
+	ResourceFieldRef *ResourceFieldSelector `json:"resourceFieldRef,omitempty" protobuf:"bytes,2,opt,name=resourceFieldRef" structType:"atomic"`
 	// A key of a ConfigMap in the pod's namespace.
-	ConfigMapKeyRef *ConfigMapKeySelector `json:"configMapKeyRef,omitempty" protobuf:"bytes,3,opt,name=configMapKeyRef"`
+	ConfigMapKeyRef *ConfigMapKeySelector `json:"configMapKeyRef,omitempty" protobuf:"bytes,3,opt,name=configMapKeyRef" structType:"atomic"`
 	// A key of a Secret in the pod's namespace.
-	SecretKeyRef *SecretKeySelector `json:"secretKeyRef,omitempty" protobuf:"bytes,4,opt,name=secretKeyRef"`
+	SecretKeyRef *SecretKeySelector `json:"secretKeyRef,omitempty" protobuf:"bytes,4,opt,name=secretKeyRef" structType:"atomic"`
 	// A key of an env file inside one of the pod's volumes (behind the
 	// EnvFiles feature gate).
-	FileKeyRef *FileKeySelector `json:"fileKeyRef,omitempty" protobuf:"bytes,5,opt,name=fileKeyRef"`
+	FileKeyRef *FileKeySelector `json:"fileKeyRef,omitempty" protobuf:"bytes,5,opt,name=fileKeyRef" structType:"atomic"`
 }
 
 // EnvFromSource turns every key of a ConfigMap or Secret into an environment

@@ -28,7 +28,7 @@ type VolumeMount struct {
 	SubPathExpr string `json:"subPathExpr,omitempty" protobuf:"bytes,6,opt,name=subPathExpr"`
 	// Extra Linux bind mount options: noexec, nodev and/or nosuid. Ignored
 	// on Windows and not allowed for image volumes (behind a feature gate).
-	BindMountOptions []string `json:"bindMountOptions,omitempty" protobuf:"bytes,8,rep,name=bindMountOptions"`
+	BindMountOptions []string `json:"bindMountOptions,omitempty" protobuf:"bytes,8,rep,name=bindMountOptions" listType:"set"`
 }
 
 // VolumeDevice exposes a block-mode volume to a container as a raw device.

@@ -76,7 +76,7 @@ type LifecycleHandler struct {
 type ExecAction struct {
 	// Executable and arguments, run from "/" without a shell (call one
 	// explicitly for pipes and the like). Exit status 0 means success.
-	Command []string `json:"command,omitempty" protobuf:"bytes,1,rep,name=command"`
+	Command []string `json:"command,omitempty" protobuf:"bytes,1,rep,name=command" listType:"atomic"`
 }
 
 // HTTPGetAction sends an HTTP GET request to the container.
@@ -92,7 +92,7 @@ type HTTPGetAction struct {
 	// HTTP (the default) or HTTPS.
 	Scheme URIScheme `json:"scheme,omitempty" protobuf:"bytes,4,opt,name=scheme"`
 	// Extra request headers; a name may repeat.
-	HTTPHeaders []HTTPHeader `json:"httpHeaders,omitempty" protobuf:"bytes,5,rep,name=httpHeaders"`
+	HTTPHeaders []HTTPHeader `json:"httpHeaders,omitempty" protobuf:"bytes,5,rep,name=httpHeaders" listType:"atomic"`
 	// HTTP1 (the default) or HTTP2 (cleartext only, with scheme HTTP).
 	Protocol *HTTPProtocol `json:"protocol,omitempty" protobuf:"bytes,6,opt,name=protocol"`
 }

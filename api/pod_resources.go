@@ -17,7 +17,7 @@ type ResourceRequirements struct {
 	Requests ResourceList `json:"requests,omitempty" protobuf:"bytes,2,rep,name=requests"`
 	// Entries of the pod's spec.resourceClaims this container uses. Only for
 	// containers, and immutable.
-	Claims []ResourceClaim `json:"claims,omitempty" protobuf:"bytes,3,rep,name=claims"`
+	Claims []ResourceClaim `json:"claims,omitempty" protobuf:"bytes,3,rep,name=claims" listType:"map" listMapKey:"name"`
 }
 
 // ResourceClaim is a container's use of one of its pod's resource claims.
@@ -82,7 +82,7 @@ type PodResourceClaimStatus struct {
 type PodExtendedResourceClaimStatus struct {
 	// Which request of the claim serves which extended resource of which
 	// container.
-	RequestMappings []ContainerExtendedResourceRequest `json:"requestMappings" protobuf:"bytes,1,rep,name=requestMappings"`
+	RequestMappings []ContainerExtendedResourceRequest `json:"requestMappings" protobuf:"bytes,1,rep,name=requestMappings" listType:"atomic"`
 	// Name of the generated ResourceClaim, in the pod's namespace.
 	ResourceClaimName string `json:"resourceClaimName" protobuf:"bytes,2,opt,name=resourceClaimName"`
 }
@@ -107,13 +107,13 @@ type NodeAllocatableResourceClaimStatus struct {
 	// Name of the pod's claim that led to the allocation. Required.
 	ResourceClaimName string `json:"resourceClaimName" protobuf:"bytes,1,opt,name=resourceClaimName"`
 	// Names of the pod's containers that use the claim; a set.
-	Containers []string `json:"containers,omitempty" protobuf:"bytes,2,rep,name=containers"`
+	Containers []string `json:"containers,omitempty" protobuf:"bytes,2,rep,name=containers" listType:"set"`
 	// Amounts allocated through the devices' nodeAllocatableResources
 	// mapping, one per resource name.
-	Mapping []NodeAllocatableMappedResources `json:"mapping,omitempty" protobuf:"bytes,4,rep,name=mapping" patchStrategy:"merge" patchMergeKey:"name"`
+	Mapping []NodeAllocatableMappedResources `json:"mapping,omitempty" protobuf:"bytes,4,rep,name=mapping" patchStrategy:"merge" patchMergeKey:"name" listType:"map" listMapKey:"name"`
 	// Extra amounts allocated through the devices' nodeAllocatableResources
 	// overhead, one per resource name.
-	Overhead []NodeAllocatableOverheadResources `json:"overhead,omitempty" protobuf:"bytes,5,rep,name=overhead" patchStrategy:"merge" patchMergeKey:"name"`
+	Overhead []NodeAllocatableOverheadResources `json:"overhead,omitempty" protobuf:"bytes,5,rep,name=overhead" patchStrategy:"merge" patchMergeKey:"name" listType:"map" listMapKey:"name"`
 }
 
 // NodeAllocatableMappedResources is the amount of one node resource a claim's
@@ -147,7 +147,7 @@ type ResourceStatus struct {
 	// "claim:<claim>" or "claim:<claim>/<request>". Unique within the pod.
 	Name ResourceName `json:"name" protobuf:"bytes,1,opt,name=name"`
 	// Health of each device allocated for the resource, one per resource ID.
-	Resources []ResourceHealth `json:"resources,omitempty" protobuf:"bytes,2,rep,name=resources"`
+	Resources []ResourceHealth `json:"resources,omitempty" protobuf:"bytes,2,rep,name=resources" listType:"map" listMapKey:"resourceID"`
 }
 
 // ResourceHealth is the latest known health of one allocated device.

@@ -51,7 +51,7 @@ type TopologySpreadConstraint struct {
 	// the skew. Required.
 	WhenUnsatisfiable UnsatisfiableConstraintAction `json:"whenUnsatisfiable" protobuf:"bytes,3,opt,name=whenUnsatisfiable"`
 	// Pods counted in each domain.
-	LabelSelector *LabelSelector `json:"labelSelector,omitempty" protobuf:"bytes,4,opt,name=labelSelector"`
+	LabelSelector *LabelSelector `json:"labelSelector,omitempty" protobuf:"bytes,4,opt,name=labelSelector" structType:"atomic"`
 	// While fewer eligible domains than this exist, the emptiest domain
 	// counts as holding zero pods. Must be positive and needs
 	// whenUnsatisfiable DoNotSchedule; unset behaves as 1.
@@ -65,7 +65,7 @@ type TopologySpreadConstraint struct {
 	// Label keys of the incoming pod whose values are ANDed with
 	// labelSelector to choose the pods counted; keys the pod lacks are
 	// ignored. Needs labelSelector and may not repeat one of its keys.
-	MatchLabelKeys []string `json:"matchLabelKeys,omitempty" protobuf:"bytes,8,rep,name=matchLabelKeys"`
+	MatchLabelKeys []string `json:"matchLabelKeys,omitempty" protobuf:"bytes,8,rep,name=matchLabelKeys" listType:"atomic"`
 }
 
 // NodeInclusionPolicy says whether a topology spread constraint takes a pod's

@@ -19,7 +19,7 @@ type PodSecurityContext struct {
 	RunAsNonRoot *bool `json:"runAsNonRoot,omitempty" protobuf:"varint,3,opt,name=runAsNonRoot"`
 	// Extra GIDs given to the first process of every container, on top of its
 	// primary GID and fsGroup.
-	SupplementalGroups []int64 `json:"supplementalGroups,omitempty" protobuf:"varint,4,rep,name=supplementalGroups"`
+	SupplementalGroups []int64 `json:"supplementalGroups,omitempty" protobuf:"varint,4,rep,name=supplementalGroups" listType:"atomic"`
 	// Whether the image's own group memberships are kept ("Merge", the
 	// default) or replaced by supplementalGroups and fsGroup ("Strict").
 	SupplementalGroupsPolicy *SupplementalGroupsPolicy `json:"supplementalGroupsPolicy,omitempty" protobuf:"bytes,12,opt,name=supplementalGroupsPolicy"`
@@ -29,7 +29,7 @@ type PodSecurityContext struct {
 	FSGroup *int64 `json:"fsGroup,omitempty" protobuf:"varint,5,opt,name=fsGroup"`
 	// Namespaced kernel parameters to set for the pod; a runtime that does
 	// not support one may fail the pod.
-	Sysctls []Sysctl `json:"sysctls,omitempty" protobuf:"bytes,7,rep,name=sysctls"`
+	Sysctls []Sysctl `json:"sysctls,omitempty" protobuf:"bytes,7,rep,name=sysctls" listType:"atomic"`
 	// When the kubelet re-applies fsGroup ownership to a volume: "Always"
 	// (the default) or "OnRootMismatch".
 	FSGroupChangePolicy *PodFSGroupChangePolicy `json:"fsGroupChangePolicy,omitempty" protobuf:"bytes,9,opt,name=fsGroupChangePolicy"`
@@ -134,9 +134,9 @@ type AppArmorProfile struct {
 // default set.
 type Capabilities struct {
 	// Capabilities to grant, such as "NET_ADMIN".
-	Add []Capability `json:"add,omitempty" protobuf:"bytes,1,rep,name=add"`
+	Add []Capability `json:"add,omitempty" protobuf:"bytes,1,rep,name=add" listType:"atomic"`
 	// Capabilities to take away; "ALL" drops every one.
-	Drop []Capability `json:"drop,omitempty" protobuf:"bytes,2,rep,name=drop"`
+	Drop []Capability `json:"drop,omitempty" protobuf:"bytes,2,rep,name=drop" listType:"atomic"`
 }
 
 // AppArmorProfileType is the kind of an AppArmor profile: "RuntimeDefault",

@@ -16,7 +16,7 @@ type HostAlias struct {
 	// IP address of the entry. Required.
 	IP string `json:"ip" protobuf:"bytes,1,opt,name=ip"`
 	// Host names that resolve to the IP address.
-	Hostnames []string `json:"hostnames,omitempty" protobuf:"bytes,2,rep,name=hostnames"`
+	Hostnames []string `json:"hostnames,omitempty" protobuf:"bytes,2,rep,name=hostnames" listType:"atomic"`
 }
 
 // PodDNSConfig is DNS resolver configuration added to what the pod's
@@ -24,13 +24,13 @@ type HostAlias struct {
 type PodDNSConfig struct {
 	// IP addresses of name servers, appended to those of the policy
 	// (duplicates dropped).
-	Nameservers []string `json:"nameservers,omitempty" protobuf:"bytes,1,rep,name=nameservers"`
+	Nameservers []string `json:"nameservers,omitempty" protobuf:"bytes,1,rep,name=nameservers" listType:"atomic"`
 	// Search domains for short host names, appended to those of the policy
 	// (duplicates dropped).
-	Searches []string `json:"searches,omitempty" protobuf:"bytes,2,rep,name=searches"`
+	Searches []string `json:"searches,omitempty" protobuf:"bytes,2,rep,name=searches" listType:"atomic"`
 	// Resolver options (as in resolv.conf's "options" line), merged with
 	// those of the policy; an option given here wins.
-	Options []PodDNSConfigOption `json:"options,omitempty" protobuf:"bytes,3,rep,name=options"`
+	Options []PodDNSConfigOption `json:"options,omitempty" protobuf:"bytes,3,rep,name=options" listType:"atomic"`
 }
 
 // PodDNSConfigOption is one resolver option, such as ndots:2 or edns0.

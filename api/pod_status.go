@@ -11,7 +11,7 @@ type PodStatus struct {
 	Phase PodPhase `json:"phase,omitempty" protobuf:"bytes,1,opt,name=phase"`
 	// Observations about the pod (scheduled, initialized, ready...), one per
 	// type.
-	Conditions []PodCondition `json:"conditions,omitempty" protobuf:"bytes,2,rep,name=conditions" patchStrategy:"merge" patchMergeKey:"type"`
+	Conditions []PodCondition `json:"conditions,omitempty" protobuf:"bytes,2,rep,name=conditions" patchStrategy:"merge" patchMergeKey:"type" listType:"map" listMapKey:"type"`
 	// Human-readable explanation of the pod's current state.
 	Message string `json:"message,omitempty" protobuf:"bytes,3,opt,name=message"`
 	// Short CamelCase word saying why the pod is in this state, e.g.
@@ -26,32 +26,32 @@ type PodStatus struct {
 	HostIP string `json:"hostIP,omitempty" protobuf:"bytes,5,opt,name=hostIP"`
 	// All IP addresses of the pod's node, the first equal to hostIP; empty
 	// until the pod has started.
-	HostIPs []HostIP `json:"hostIPs,omitempty" protobuf:"bytes,16,rep,name=hostIPs" patchStrategy:"merge" patchMergeKey:"ip"`
+	HostIPs []HostIP `json:"hostIPs,omitempty" protobuf:"bytes,16,rep,name=hostIPs" patchStrategy:"merge" patchMergeKey:"ip" listType:"atomic"`
 	// Primary IP address of the pod, reachable at least inside the cluster;
 	// empty until one is allocated.
 	PodIP string `json:"podIP,omitempty" protobuf:"bytes,6,opt,name=podIP"`
 	// All IP addresses of the pod, at most one IPv4 and one IPv6, the first
 	// equal to podIP; empty until allocated.
-	PodIPs []PodIP `json:"podIPs,omitempty" protobuf:"bytes,12,rep,name=podIPs" patchStrategy:"merge" patchMergeKey:"ip"`
+	PodIPs []PodIP `json:"podIPs,omitempty" protobuf:"bytes,12,rep,name=podIPs" patchStrategy:"merge" patchMergeKey:"ip" listType:"map" listMapKey:"ip"`
 	// When the kubelet accepted the pod, before it pulled any image (RFC
 	// 3339).
 	StartTime *Time `json:"startTime,omitempty" protobuf:"bytes,7,opt,name=startTime"`
 	// One status per init container, by name.
-	InitContainerStatuses []ContainerStatus `json:"initContainerStatuses,omitempty" protobuf:"bytes,10,rep,name=initContainerStatuses"`
+	InitContainerStatuses []ContainerStatus `json:"initContainerStatuses,omitempty" protobuf:"bytes,10,rep,name=initContainerStatuses" listType:"atomic"`
 	// One status per regular container, by name. Duplicates or statuses of
 	// unknown containers are not rejected, but components may ignore them.
-	ContainerStatuses []ContainerStatus `json:"containerStatuses,omitempty" protobuf:"bytes,8,rep,name=containerStatuses"`
+	ContainerStatuses []ContainerStatus `json:"containerStatuses,omitempty" protobuf:"bytes,8,rep,name=containerStatuses" listType:"atomic"`
 	// Quality of service class derived from the containers' requests and
 	// limits: Guaranteed, Burstable or BestEffort.
 	QOSClass string `json:"qosClass,omitempty" protobuf:"bytes,9,opt,name=qosClass"`
 	// One status per ephemeral container that has run in the pod, by name.
-	EphemeralContainerStatuses []ContainerStatus `json:"ephemeralContainerStatuses,omitempty" protobuf:"bytes,13,rep,name=ephemeralContainerStatuses"`
+	EphemeralContainerStatuses []ContainerStatus `json:"ephemeralContainerStatuses,omitempty" protobuf:"bytes,13,rep,name=ephemeralContainerStatuses" listType:"atomic"`
 	// State of a requested in-place resize. Deprecated: use the
 	// PodResizePending and PodResizeInProgress conditions.
 	Resize PodResizeStatus `json:"resize,omitempty" protobuf:"bytes,14,opt,name=resize"`
 	// Names of the ResourceClaims generated for spec.resourceClaims, one per
 	// entry.
-	ResourceClaimStatuses []PodResourceClaimStatus `json:"resourceClaimStatuses,omitempty" protobuf:"bytes,15,rep,name=resourceClaimStatuses" patchStrategy:"merge,retainKeys" patchMergeKey:"name"`
+	ResourceClaimStatuses []PodResourceClaimStatus `json:"resourceClaimStatuses,omitempty" protobuf:"bytes,15,rep,name=resourceClaimStatuses" patchStrategy:"merge,retainKeys" patchMergeKey:"name" listType:"map" listMapKey:"name"`
 	// The claim the scheduler created for extended resources backed by DRA.
 	ExtendedResourceClaimStatus *PodExtendedResourceClaimStatus `json:"extendedResourceClaimStatus,omitempty" protobuf:"bytes,18,opt,name=extendedResourceClaimStatus"`
 	// Total requests the node has allocated to the pod: the pod-level
@@ -62,10 +62,10 @@ type PodStatus struct {
 	Resources *ResourceRequirements `json:"resources,omitempty" protobuf:"bytes,20,opt,name=resources"`
 	// Node resources such as cpu and memory that DRA claims allocated to the
 	// pod, one entry per claim.
-	NodeAllocatableResourceClaimStatuses []NodeAllocatableResourceClaimStatus `json:"nodeAllocatableResourceClaimStatuses,omitempty" protobuf:"bytes,21,rep,name=nodeAllocatableResourceClaimStatuses" patchStrategy:"merge" patchMergeKey:"resourceClaimName"`
+	NodeAllocatableResourceClaimStatuses []NodeAllocatableResourceClaimStatus `json:"nodeAllocatableResourceClaimStatuses,omitempty" protobuf:"bytes,21,rep,name=nodeAllocatableResourceClaimStatuses" patchStrategy:"merge" patchMergeKey:"resourceClaimName" listType:"map" listMapKey:"resourceClaimName"`
 	// Health of each volume the pod uses, as the node's CSI plugin reports
 	// it through the kubelet; one entry per volume.
-	VolumeHealth []PodVolumeHealth `json:"volumeHealth,omitempty" protobuf:"bytes,22,rep,name=volumeHealth"`
+	VolumeHealth []PodVolumeHealth `json:"volumeHealth,omitempty" protobuf:"bytes,22,rep,name=volumeHealth" listType:"map" listMapKey:"name"`
 }
 
 // PodIP is one address of a pod.
@@ -185,7 +185,7 @@ type PodVolumeHealth struct {
 	Name string `json:"name" protobuf:"bytes,1,opt,name=name"`
 	// Problems reported for the volume on this node, one per status and
 	// reason; at most 16. Empty means healthy.
-	HealthConditions []VolumeHealthCondition `json:"healthConditions,omitempty" protobuf:"bytes,2,rep,name=healthConditions" patchStrategy:"merge" patchMergeKey:"status"`
+	HealthConditions []VolumeHealthCondition `json:"healthConditions,omitempty" protobuf:"bytes,2,rep,name=healthConditions" patchStrategy:"merge" patchMergeKey:"status" listType:"map" listMapKey:"status,reason"`
 	// When the current set of conditions first appeared.
 	LastTransitionTime Time `json:"lastTransitionTime,omitempty" protobuf:"bytes,3,opt,name=lastTransitionTime"`
 }

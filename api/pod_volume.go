@@ -176,7 +176,7 @@ type CSIVolumeSource struct {
 	VolumeAttributes map[string]string `json:"volumeAttributes,omitempty" protobuf:"bytes,4,rep,name=volumeAttributes"`
 	// Secret in the pod's namespace whose entries are handed to the driver when
 	// it publishes and unpublishes the volume; unset if none is needed.
-	NodePublishSecretRef *LocalObjectReference `json:"nodePublishSecretRef,omitempty" protobuf:"bytes,5,opt,name=nodePublishSecretRef"`
+	NodePublishSecretRef *LocalObjectReference `json:"nodePublishSecretRef,omitempty" protobuf:"bytes,5,opt,name=nodePublishSecretRef" structType:"atomic"`
 }
 
 // ImageVolumeSource mounts an OCI image or artifact, read-only, at each mount

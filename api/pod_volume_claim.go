@@ -40,9 +40,9 @@ type PersistentVolumeClaimTemplate struct {
 type PersistentVolumeClaimSpec struct {
 	// Ways the volume must be mountable: ReadWriteOnce, ReadOnlyMany,
 	// ReadWriteMany or ReadWriteOncePod.
-	AccessModes []PersistentVolumeAccessMode `json:"accessModes,omitempty" protobuf:"bytes,1,rep,name=accessModes"`
+	AccessModes []PersistentVolumeAccessMode `json:"accessModes,omitempty" protobuf:"bytes,1,rep,name=accessModes" listType:"atomic"`
 	// Only PersistentVolumes whose labels match may bind to the claim.
-	Selector *LabelSelector `json:"selector,omitempty" protobuf:"bytes,4,opt,name=selector"`
+	Selector *LabelSelector `json:"selector,omitempty" protobuf:"bytes,4,opt,name=selector" structType:"atomic"`
 	// Storage the volume must at least provide (requests.storage). It may be
 	// raised later, or lowered but not below the capacity in the claim's status.
 	Resources VolumeResourceRequirements `json:"resources,omitempty" protobuf:"bytes,2,opt,name=resources"`
@@ -58,7 +58,7 @@ type PersistentVolumeClaimSpec struct {
 	// Existing object to fill the new volume from: a VolumeSnapshot or another
 	// claim in the same namespace. Other kinds are dropped. Kept equal to
 	// dataSourceRef when that has no namespace.
-	DataSource *TypedLocalObjectReference `json:"dataSource,omitempty" protobuf:"bytes,7,opt,name=dataSource"`
+	DataSource *TypedLocalObjectReference `json:"dataSource,omitempty" protobuf:"bytes,7,opt,name=dataSource" structType:"atomic"`
 	// Object to fill the new volume from: a claim, or any object of a non-core
 	// group that an installed volume populator handles; a disallowed value is an
 	// error rather than dropped. The successor of dataSource; both must agree

@@ -50,7 +50,7 @@ type CinderVolumeSource struct {
 	// say; default false.
 	ReadOnly bool `json:"readOnly,omitempty" protobuf:"varint,3,opt,name=readOnly"`
 	// Secret with the parameters for connecting to OpenStack.
-	SecretRef *LocalObjectReference `json:"secretRef,omitempty" protobuf:"bytes,4,opt,name=secretRef"`
+	SecretRef *LocalObjectReference `json:"secretRef,omitempty" protobuf:"bytes,4,opt,name=secretRef" structType:"atomic"`
 }
 
 // AzureFileVolumeSource mounts an Azure Files share on the node and
@@ -149,7 +149,7 @@ type ScaleIOVolumeSource struct {
 	// Storage system name, as ScaleIO knows it.
 	System string `json:"system" protobuf:"bytes,2,opt,name=system"`
 	// Secret with the ScaleIO user's credentials; required, login fails without it.
-	SecretRef *LocalObjectReference `json:"secretRef" protobuf:"bytes,3,opt,name=secretRef"`
+	SecretRef *LocalObjectReference `json:"secretRef" protobuf:"bytes,3,opt,name=secretRef" structType:"atomic"`
 	// Whether to talk to the gateway over SSL; default false.
 	SSLEnabled bool `json:"sslEnabled,omitempty" protobuf:"varint,4,opt,name=sslEnabled"`
 	// ScaleIO protection domain of the storage.
@@ -182,5 +182,5 @@ type StorageOSVolumeSource struct {
 	// say; default false.
 	ReadOnly bool `json:"readOnly,omitempty" protobuf:"varint,4,opt,name=readOnly"`
 	// Secret with the StorageOS API credentials; unset tries the defaults.
-	SecretRef *LocalObjectReference `json:"secretRef,omitempty" protobuf:"bytes,5,opt,name=secretRef"`
+	SecretRef *LocalObjectReference `json:"secretRef,omitempty" protobuf:"bytes,5,opt,name=secretRef" structType:"atomic"`
 }

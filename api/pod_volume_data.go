@@ -13,7 +13,7 @@ type SecretVolumeSource struct {
 	// Which keys to write, and where. Unset writes every key under its own name;
 	// set writes only the listed keys. A listed key missing from the Secret
 	// fails the mount unless optional is true.
-	Items []KeyToPath `json:"items,omitempty" protobuf:"bytes,2,rep,name=items"`
+	Items []KeyToPath `json:"items,omitempty" protobuf:"bytes,2,rep,name=items" listType:"atomic"`
 	// Permission bits of the files written, 0 to 0777 (JSON needs the decimal
 	// form, 0 to 511); default 0644. Directories keep their mode, and fsGroup
 	// may add bits.
@@ -34,7 +34,7 @@ type ConfigMapVolumeSource struct {
 	// Which keys to write, and where. Unset writes every key under its own name;
 	// set writes only the listed keys. A listed key missing from the ConfigMap
 	// fails the mount unless optional is true.
-	Items []KeyToPath `json:"items,omitempty" protobuf:"bytes,2,rep,name=items"`
+	Items []KeyToPath `json:"items,omitempty" protobuf:"bytes,2,rep,name=items" listType:"atomic"`
 	// Permission bits of the files written, 0 to 0777 (JSON needs the decimal
 	// form, 0 to 511); default 0644. Directories keep their mode, and fsGroup
 	// may add bits.
@@ -50,7 +50,7 @@ type ConfigMapVolumeSource struct {
 // (its metadata and its containers' resources), kept current by the kubelet.
 type DownwardAPIVolumeSource struct {
 	// The files to write, one per entry.
-	Items []DownwardAPIVolumeFile `json:"items,omitempty" protobuf:"bytes,1,rep,name=items"`
+	Items []DownwardAPIVolumeFile `json:"items,omitempty" protobuf:"bytes,1,rep,name=items" listType:"atomic"`
 	// Permission bits of the files written, 0 to 0777 (JSON needs the decimal
 	// form, 0 to 511); default 0644. Directories keep their mode, and fsGroup
 	// may add bits.
@@ -84,10 +84,10 @@ type DownwardAPIVolumeFile struct {
 	// A pod field to write: metadata.name, metadata.namespace, metadata.uid,
 	// metadata.labels or metadata.annotations (one label or annotation may
 	// be chosen with ['key']). Set this or resourceFieldRef.
-	FieldRef *ObjectFieldSelector `json:"fieldRef,omitempty" protobuf:"bytes,2,opt,name=fieldRef"`
+	FieldRef *ObjectFieldSelector `json:"fieldRef,omitempty" protobuf:"bytes,2,opt,name=fieldRef" structType:"atomic"`
 	// A container's limit or request to write: cpu, memory, ephemeral-storage
 	// or hugepages (e.g. limits.cpu, requests.memory).
-	ResourceFieldRef *ResourceFieldSelector `json:"resourceFieldRef,omitempty" protobuf:"bytes,3,opt,name=resourceFieldRef"`
+	ResourceFieldRef *ResourceFieldSelector `json:"resourceFieldRef,omitempty" protobuf:"bytes,3,opt,name=resourceFieldRef" structType:"atomic"`
 	// Permission bits of this file, 0 to 0777 (decimal 0 to 511 in JSON);
 	// unset uses the volume's defaultMode.
 	Mode *int32 `json:"mode,omitempty" protobuf:"varint,4,opt,name=mode"`

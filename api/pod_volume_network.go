@@ -34,13 +34,13 @@ type ISCSIVolumeSource struct {
 	// say; default false.
 	ReadOnly bool `json:"readOnly,omitempty" protobuf:"varint,6,opt,name=readOnly"`
 	// More target portals to try, each an IP or ip:port like targetPortal.
-	Portals []string `json:"portals,omitempty" protobuf:"bytes,7,rep,name=portals"`
+	Portals []string `json:"portals,omitempty" protobuf:"bytes,7,rep,name=portals" listType:"atomic"`
 	// Whether discovery uses CHAP authentication.
 	DiscoveryCHAPAuth bool `json:"chapAuthDiscovery,omitempty" protobuf:"varint,8,opt,name=chapAuthDiscovery"`
 	// Whether sessions use CHAP authentication.
 	SessionCHAPAuth bool `json:"chapAuthSession,omitempty" protobuf:"varint,11,opt,name=chapAuthSession"`
 	// Secret holding the CHAP credentials for target and initiator.
-	SecretRef *LocalObjectReference `json:"secretRef,omitempty" protobuf:"bytes,10,opt,name=secretRef"`
+	SecretRef *LocalObjectReference `json:"secretRef,omitempty" protobuf:"bytes,10,opt,name=secretRef" structType:"atomic"`
 	// Custom initiator name; together with iscsiInterface it makes the kubelet
 	// create a new interface named <target portal>:<volume name>.
 	InitiatorName *string `json:"initiatorName,omitempty" protobuf:"bytes,12,opt,name=initiatorName"`
@@ -50,7 +50,7 @@ type ISCSIVolumeSource struct {
 // read-write by one node only. The kubelet sets ownership and SELinux labels.
 type FCVolumeSource struct {
 	// World wide names of the target ports; used with lun, instead of wwids.
-	TargetWWNs []string `json:"targetWWNs,omitempty" protobuf:"bytes,1,rep,name=targetWWNs"`
+	TargetWWNs []string `json:"targetWWNs,omitempty" protobuf:"bytes,1,rep,name=targetWWNs" listType:"atomic"`
 	// Logical unit number on the targets; used with targetWWNs.
 	Lun *int32 `json:"lun,omitempty" protobuf:"varint,2,opt,name=lun"`
 	// Filesystem to mount, one the node supports (e.g. "ext4", "xfs", "ntfs");
@@ -61,7 +61,7 @@ type FCVolumeSource struct {
 	ReadOnly bool `json:"readOnly,omitempty" protobuf:"varint,4,opt,name=readOnly"`
 	// World wide identifiers of the volume; set either these or targetWWNs
 	// with lun, never both.
-	WWIDs []string `json:"wwids,omitempty" protobuf:"bytes,5,rep,name=wwids"`
+	WWIDs []string `json:"wwids,omitempty" protobuf:"bytes,5,rep,name=wwids" listType:"atomic"`
 }
 
 // GlusterfsVolumeSource mounts a GlusterFS volume for the pod's lifetime.
@@ -77,7 +77,7 @@ type GlusterfsVolumeSource struct {
 // RBDVolumeSource maps a Ceph RADOS block device for the pod's lifetime.
 type RBDVolumeSource struct {
 	// Addresses of the Ceph monitors.
-	CephMonitors []string `json:"monitors" protobuf:"bytes,1,rep,name=monitors"`
+	CephMonitors []string `json:"monitors" protobuf:"bytes,1,rep,name=monitors" listType:"atomic"`
 	// Name of the RADOS image.
 	RBDImage string `json:"image" protobuf:"bytes,2,opt,name=image"`
 	// Filesystem to mount, one the node supports (e.g. "ext4", "xfs", "ntfs");
@@ -90,7 +90,7 @@ type RBDVolumeSource struct {
 	// Path of the user's keyring on the node; default /etc/ceph/keyring.
 	Keyring string `json:"keyring,omitempty" protobuf:"bytes,6,opt,name=keyring"`
 	// Secret with the user's key; when set it is used instead of keyring.
-	SecretRef *LocalObjectReference `json:"secretRef,omitempty" protobuf:"bytes,7,opt,name=secretRef"`
+	SecretRef *LocalObjectReference `json:"secretRef,omitempty" protobuf:"bytes,7,opt,name=secretRef" structType:"atomic"`
 	// When true, every mount of this volume is read-only whatever volumeMounts
 	// say; default false.
 	ReadOnly bool `json:"readOnly,omitempty" protobuf:"varint,8,opt,name=readOnly"`
@@ -99,7 +99,7 @@ type RBDVolumeSource struct {
 // CephFSVolumeSource mounts a CephFS filesystem for the pod's lifetime.
 type CephFSVolumeSource struct {
 	// Addresses of the Ceph monitors; required.
-	Monitors []string `json:"monitors" protobuf:"bytes,1,rep,name=monitors"`
+	Monitors []string `json:"monitors" protobuf:"bytes,1,rep,name=monitors" listType:"atomic"`
 	// Directory of the filesystem to mount as the volume root; default "/".
 	Path string `json:"path,omitempty" protobuf:"bytes,2,opt,name=path"`
 	// RADOS user to connect as; default "admin".
@@ -107,7 +107,7 @@ type CephFSVolumeSource struct {
 	// Path of the user's key on the node; default /etc/ceph/user.secret.
 	SecretFile string `json:"secretFile,omitempty" protobuf:"bytes,4,opt,name=secretFile"`
 	// Secret with the user's key, used instead of secretFile.
-	SecretRef *LocalObjectReference `json:"secretRef,omitempty" protobuf:"bytes,5,opt,name=secretRef"`
+	SecretRef *LocalObjectReference `json:"secretRef,omitempty" protobuf:"bytes,5,opt,name=secretRef" structType:"atomic"`
 	// When true, every mount of this volume is read-only whatever volumeMounts
 	// say; default false.
 	ReadOnly bool `json:"readOnly,omitempty" protobuf:"varint,6,opt,name=readOnly"`
@@ -146,7 +146,7 @@ type FlexVolumeSource struct {
 	// the driver's.
 	FSType string `json:"fsType,omitempty" protobuf:"bytes,2,opt,name=fsType"`
 	// Secret whose entries are all passed to the driver; unset if it needs none.
-	SecretRef *LocalObjectReference `json:"secretRef,omitempty" protobuf:"bytes,3,opt,name=secretRef"`
+	SecretRef *LocalObjectReference `json:"secretRef,omitempty" protobuf:"bytes,3,opt,name=secretRef" structType:"atomic"`
 	// When true, every mount of this volume is read-only whatever volumeMounts
 	// say; default false.
 	ReadOnly bool `json:"readOnly,omitempty" protobuf:"varint,4,opt,name=readOnly"`

@@ -8,7 +8,7 @@ package api
 // directory.
 type ProjectedVolumeSource struct {
 	// The sources to merge, in order; each entry sets exactly one source.
-	Sources []VolumeProjection `json:"sources" protobuf:"bytes,1,rep,name=sources"`
+	Sources []VolumeProjection `json:"sources" protobuf:"bytes,1,rep,name=sources" listType:"atomic"`
 	// Permission bits of the files written, 0 to 0777 (JSON needs the decimal
 	// form, 0 to 511); default 0644. Directories keep their mode, and fsGroup
 	// may add bits.
@@ -47,7 +47,7 @@ type SecretProjection struct {
 	// Which keys to write, and where. Unset writes every key under its own name;
 	// set writes only the listed keys. A listed key missing from the Secret
 	// fails the mount unless optional is true.
-	Items []KeyToPath `json:"items,omitempty" protobuf:"bytes,2,rep,name=items"`
+	Items []KeyToPath `json:"items,omitempty" protobuf:"bytes,2,rep,name=items" listType:"atomic"`
 	// When true the pod starts even if the Secret or a listed key is missing.
 	Optional *bool `json:"optional,omitempty" protobuf:"varint,4,opt,name=optional"`
 }
@@ -56,7 +56,7 @@ type SecretProjection struct {
 // DownwardAPIVolumeSource, but the file mode comes from the projected volume.
 type DownwardAPIProjection struct {
 	// The files to write, one per entry.
-	Items []DownwardAPIVolumeFile `json:"items,omitempty" protobuf:"bytes,1,rep,name=items"`
+	Items []DownwardAPIVolumeFile `json:"items,omitempty" protobuf:"bytes,1,rep,name=items" listType:"atomic"`
 }
 
 // ConfigMapProjection is a ConfigMap as a projected source: like
@@ -67,7 +67,7 @@ type ConfigMapProjection struct {
 	// Which keys to write, and where. Unset writes every key under its own name;
 	// set writes only the listed keys. A listed key missing from the ConfigMap
 	// fails the mount unless optional is true.
-	Items []KeyToPath `json:"items,omitempty" protobuf:"bytes,2,rep,name=items"`
+	Items []KeyToPath `json:"items,omitempty" protobuf:"bytes,2,rep,name=items" listType:"atomic"`
 	// When true the pod starts even if the ConfigMap or a listed key is missing.
 	Optional *bool `json:"optional,omitempty" protobuf:"varint,4,opt,name=optional"`
 }
@@ -98,7 +98,7 @@ type ClusterTrustBundleProjection struct {
 	SignerName *string `json:"signerName,omitempty" protobuf:"bytes,2,opt,name=signerName"`
 	// Narrows the signer's bundles by label; only used with signerName. Unset
 	// selects none, an empty selector selects all.
-	LabelSelector *LabelSelector `json:"labelSelector,omitempty" protobuf:"bytes,3,opt,name=labelSelector"`
+	LabelSelector *LabelSelector `json:"labelSelector,omitempty" protobuf:"bytes,3,opt,name=labelSelector" structType:"atomic"`
 	// When true the pod starts even if no bundle matches or the named one is missing.
 	Optional *bool `json:"optional,omitempty" protobuf:"varint,5,opt,name=optional"`
 	// File path of the bundle, relative to the volume root.

@@ -26,7 +26,7 @@ type ReplicaSetSpec struct {
 	MinReadySeconds int32 `json:"minReadySeconds,omitempty" protobuf:"varint,4,opt,name=minReadySeconds"`
 	// Label selector for the pods this ReplicaSet owns; it must match the
 	// template's labels. Required.
-	Selector *LabelSelector `json:"selector" protobuf:"bytes,2,opt,name=selector"`
+	Selector *LabelSelector `json:"selector" protobuf:"bytes,2,opt,name=selector" structType:"atomic"`
 	// The pod created when there are too few.
 	Template PodTemplateSpec `json:"template,omitempty" protobuf:"bytes,3,opt,name=template"`
 }
@@ -55,7 +55,7 @@ type ReplicaSetStatus struct {
 	// The metadata.generation this status was computed for.
 	ObservedGeneration int64 `json:"observedGeneration,omitempty" protobuf:"varint,3,opt,name=observedGeneration"`
 	// Latest observations of the ReplicaSet's state, one per type.
-	Conditions []ReplicaSetCondition `json:"conditions,omitempty" protobuf:"bytes,6,rep,name=conditions" patchStrategy:"merge" patchMergeKey:"type"`
+	Conditions []ReplicaSetCondition `json:"conditions,omitempty" protobuf:"bytes,6,rep,name=conditions" patchStrategy:"merge" patchMergeKey:"type" listType:"map" listMapKey:"type"`
 }
 
 // ReplicaSetConditionType names a ReplicaSet condition.
@@ -86,7 +86,7 @@ type LabelSelector struct {
 	// an In requirement with one value.
 	MatchLabels map[string]string `json:"matchLabels,omitempty" protobuf:"bytes,1,rep,name=matchLabels"`
 	// Requirements an object must meet; all must hold.
-	MatchExpressions []LabelSelectorRequirement `json:"matchExpressions,omitempty" protobuf:"bytes,2,rep,name=matchExpressions"`
+	MatchExpressions []LabelSelectorRequirement `json:"matchExpressions,omitempty" protobuf:"bytes,2,rep,name=matchExpressions" listType:"atomic"`
 }
 
 // LabelSelectorRequirement is one expression: key operator values.
@@ -97,7 +97,7 @@ type LabelSelectorRequirement struct {
 	Operator LabelSelectorOperator `json:"operator" protobuf:"bytes,2,opt,name=operator"`
 	// Values to compare against: non-empty for In and NotIn, empty for
 	// Exists and DoesNotExist.
-	Values []string `json:"values,omitempty" protobuf:"bytes,3,rep,name=values"`
+	Values []string `json:"values,omitempty" protobuf:"bytes,3,rep,name=values" listType:"atomic"`
 }
 
 // LabelSelectorOperator relates a key to values.
