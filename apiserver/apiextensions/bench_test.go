@@ -1,12 +1,14 @@
 package apiextensions
 
 import (
+	"context"
 	"encoding/json"
 	"testing"
 
 	"github.com/stretchr/testify/require"
 
 	"kubeloop/api"
+	"kubeloop/apiserver/apiextensions/cel"
 	"kubeloop/apiserver/apiextensions/schema"
 	"kubeloop/apiserver/apiextensions/schema/defaulting"
 	"kubeloop/apiserver/apiextensions/schema/pruning"
@@ -19,7 +21,10 @@ import (
 // conditions.
 const typicalSchema = `{"type":"object","properties":{
  "apiVersion":{"type":"string"},"kind":{"type":"string"},"metadata":{"type":"object"},
- "spec":{"type":"object","required":["image"],"properties":{
+ "spec":{"type":"object","required":["image"],
+  "x-kubernetes-validations":[{"rule":"!has(self.minReplicas) || self.minReplicas <= self.replicas","message":"minReplicas above replicas"},
+   {"rule":"self.image == oldSelf.image || self.mode == 'Standby'","message":"image changes only in Standby"}],
+  "properties":{
   "image":{"type":"string","minLength":1,"maxLength":253},
   "replicas":{"type":"integer","format":"int32","minimum":0,"maximum":100,"default":1},
   "mode":{"type":"string","enum":["Active","Standby"],"default":"Active"},
@@ -31,6 +36,7 @@ const typicalSchema = `{"type":"object","properties":{
     "protocol":{"type":"string","enum":["TCP","UDP"],"default":"TCP"}}}},
   "labels":{"type":"object","additionalProperties":{"type":"string","maxLength":63}},
   "template":{"type":"object","x-kubernetes-embedded-resource":true,"x-kubernetes-preserve-unknown-fields":true},
+  "minReplicas":{"type":"integer","minimum":0},
   "resources":{"type":"object","properties":{
    "limits":{"type":"object","additionalProperties":{"x-kubernetes-int-or-string":true}},
    "requests":{"type":"object","additionalProperties":{"x-kubernetes-int-or-string":true}}}}}},
@@ -54,7 +60,7 @@ const typicalObject = `{"apiVersion":"example.com/v1","kind":"App",
 // TestTypicalResourcePipeline keeps the benchmark honest: the pipeline
 // really prunes, defaults and validates the object it measures.
 func TestTypicalResourcePipeline(t *testing.T) {
-	s, v := typical(t)
+	s, v, rules := typical(t)
 	obj := decode(t)
 	assert := require.New(t)
 	assert.Equal([]string{"spec.ports[1].unknownField", "spec.typo"}, pruning.Prune(obj, s, true))
@@ -64,13 +70,18 @@ func TestTypicalResourcePipeline(t *testing.T) {
 	assert.Equal(int64(1), spec["replicas"])
 	assert.Equal("TCP", spec["ports"].([]any)[1].(map[string]any)["protocol"])
 	assert.Empty(v.ValidateCustomResource(obj))
+	errs, _ := rules.Validate(context.Background(), "", obj, decode(t), cel.RuntimeCELCostBudget)
+	assert.Empty(errs)
 
 	spec["replicas"] = int64(1000)
 	assert.Len(v.ValidateCustomResource(obj), 1)
+	spec["replicas"], spec["minReplicas"] = int64(1), int64(2)
+	errs, _ = rules.Validate(context.Background(), "", obj, nil, cel.RuntimeCELCostBudget)
+	assert.Equal("spec: Invalid value: minReplicas above replicas", errs.Error())
 }
 
 func BenchmarkPruneDefaultValidateTypicalResource(b *testing.B) {
-	s, v := typical(b)
+	s, v, _ := typical(b)
 	raw := []byte(typicalObject)
 	b.ReportAllocs()
 	for b.Loop() {
@@ -88,6 +99,32 @@ func BenchmarkPruneDefaultValidateTypicalResource(b *testing.B) {
 	}
 }
 
+// BenchmarkPruneDefaultValidateWithRulesTypicalResource is the same as
+// an update: with the CEL rules, against the stored object.
+func BenchmarkPruneDefaultValidateWithRulesTypicalResource(b *testing.B) {
+	s, v, rules := typical(b)
+	raw := []byte(typicalObject)
+	old := decode(b)
+	pruning.Prune(old, s, true)
+	defaulting.Default(old, s)
+	b.ReportAllocs()
+	for b.Loop() {
+		x, err := schema.DecodeJSON(raw)
+		if err != nil {
+			b.Fatal(err)
+		}
+		obj := x.(map[string]any)
+		pruning.Prune(obj, s, true)
+		defaulting.PruneNonNullableNullsWithoutDefaults(obj, s)
+		defaulting.Default(obj, s)
+		errs := v.ValidateCustomResource(obj)
+		ruleErrs, _ := rules.Validate(context.Background(), "", obj, old, cel.RuntimeCELCostBudget)
+		if len(errs)+len(ruleErrs) > 0 {
+			b.Fatal(errs, ruleErrs)
+		}
+	}
+}
+
 // BenchmarkDecodeTypicalResource is the decoding alone, to set the
 // pipeline's cost against.
 func BenchmarkDecodeTypicalResource(b *testing.B) {
@@ -100,7 +137,7 @@ func BenchmarkDecodeTypicalResource(b *testing.B) {
 	}
 }
 
-func typical(tb testing.TB) (*schema.Structural, *validate.Validator) {
+func typical(tb testing.TB) (*schema.Structural, *validate.Validator, *cel.Validator) {
 	var props api.JSONSchemaProps
 	require.NoError(tb, json.Unmarshal([]byte(typicalSchema), &props))
 	s, err := schema.NewStructural(&props)
@@ -108,7 +145,12 @@ func typical(tb testing.TB) (*schema.Structural, *validate.Validator) {
 	require.Empty(tb, schema.ValidateStructural("", s))
 	v, err := validate.New(s)
 	require.NoError(tb, err)
-	return s, v
+	compiler, err := cel.DefaultCompiler()
+	require.NoError(tb, err)
+	require.Empty(tb, compiler.ValidateRules("", s))
+	rules := compiler.NewValidator(s, true)
+	require.NotNil(tb, rules)
+	return s, v, rules
 }
 
 func decode(tb testing.TB) map[string]any {

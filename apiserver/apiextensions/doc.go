@@ -10,11 +10,12 @@
 //	schema/pruning        dropping unknown fields (and the paths fieldValidation reports)
 //	schema/defaulting     filling in defaults; checking a CRD's defaults
 //	schema/validate       a custom resource against its schema, every violation
+//	cel                   x-kubernetes-validations: CEL rules over self and oldSelf, with their cost limits
 //
 // A custom resource on create goes: decode to map[string]any
 // (schema.DecodeJSON) → pruning.Prune → defaulting.PruneNonNullableNullsWithoutDefaults
 // → defaulting.Default → validate.Validator.ValidateCustomResource →
-// (x-kubernetes-validations, not yet here) → store.
+// cel.Validator.Validate (with the old object on update) → store.
 //
 // Kubernetes counterpart (v1.37.2): staging/src/k8s.io/apiextensions-apiserver,
 // chiefly pkg/apis/apiextensions/validation, pkg/apiserver/schema and
@@ -23,5 +24,5 @@
 // unstructuredDefaulter) and pkg/registry/customresource/strategy.go.
 //
 // What is not here yet: serving CRDs (the registry, discovery, OpenAPI,
-// the status and scale subresources, conversion) and the CEL rules.
+// the status and scale subresources, conversion).
 package apiextensions

@@ -25,9 +25,9 @@ type Error struct {
 	Detail   string
 }
 
-// omitValue stands for a value that must not be echoed (Too many with no
-// count).
-type omitValue struct{}
+// OmitValueType as a bad value leaves the value out of the message
+// ("Invalid value: detail"), as for an object or list a CEL rule refuses.
+type OmitValueType struct{}
 
 // Required is "Required value".
 func Required(p Path, detail string) *Error {
@@ -83,7 +83,7 @@ func TooMany(p Path, actual, maxQuantity int) *Error {
 	if maxQuantity >= 0 {
 		detail = fmt.Sprintf("must have at most %d %s", maxQuantity, plural(maxQuantity, "item", "items"))
 	}
-	var bad any = omitValue{}
+	var bad any = OmitValueType{}
 	if actual >= 0 {
 		bad = actual
 	}
@@ -140,7 +140,7 @@ func (e *Error) Body() string {
 	case api.CauseTypeFieldValueRequired, api.CauseTypeFieldValueForbidden, api.CauseTypeFieldValueTooLong,
 		ErrorTypeTooShort, ErrorTypeInternal:
 	default:
-		if _, omit := e.BadValue.(omitValue); !omit {
+		if _, omit := e.BadValue.(OmitValueType); !omit {
 			s += ": " + formatValue(e.BadValue)
 		}
 	}

@@ -61,3 +61,8 @@ func TestErrorListBecomesAnInvalidStatusWithoutDuplicates(t *testing.T) {
 	}, st.Details.Causes)
 	assert.Nil(t, ErrorList(nil).ToStatusError("g", "K", "n"))
 }
+
+func TestOmittedValuesAreLeftOut(t *testing.T) {
+	assert.Equal(t, "spec: Invalid value: must be small", Invalid(NewPath("spec"), OmitValueType{}, "must be small").Error())
+	assert.Equal(t, "spec: Duplicate value", Duplicate(NewPath("spec"), OmitValueType{}).Error())
+}

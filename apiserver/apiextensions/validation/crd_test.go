@@ -138,7 +138,7 @@ func TestValidateCustomResourceDefinition(t *testing.T) {
 		},
 			[]string{
 				v0 + `.selectableFields[0].jsonPath FieldValueInvalid must point to a field of type string, boolean or integer. Enum string fields and strings with formats are allowed.`,
-				v0 + `.selectableFields[1].jsonPath FieldValueInvalid is an invalid path: does not refer to a valid field: spec.nope`}},
+				v0 + `.selectableFields[1].jsonPath FieldValueInvalid is an invalid path: does not refer to a valid field`}},
 		{"webhook conversion without a client", func(c *api.CustomResourceDefinition) {
 			c.Spec.Conversion = &api.CustomResourceConversion{Strategy: api.WebhookConverter}
 		}, []string{`spec.conversion.webhookClientConfig FieldValueRequired required when strategy is set to Webhook`, `spec.conversion.conversionReviewVersions FieldValueRequired `}},
@@ -172,6 +172,12 @@ func TestValidateCustomResourceDefinition(t *testing.T) {
 			[]string{root + `.x-kubernetes-validations[0].rule FieldValueRequired rule is not specified`,
 				root + `.x-kubernetes-validations[1].message FieldValueRequired message must be specified if rule contains line breaks`,
 				root + `.x-kubernetes-validations[2].reason FieldValueNotSupported supported values: "FieldValueDuplicate", "FieldValueForbidden", "FieldValueInvalid", "FieldValueRequired"`}},
+		{"a rule that does not compile", setSchema(`{"type":"object","properties":{"a":{"type":"string"}},"x-kubernetes-validations":[{"rule":"self.b == 1"}]}`),
+			[]string{root + ".x-kubernetes-validations[0].rule FieldValueInvalid compilation failed: ERROR: <input>:1:5: undefined field 'b'\n | self.b == 1\n | ....^"}},
+		{"a rule's fieldPath that leads nowhere", setSchema(`{"type":"object","properties":{"a":{"type":"string"}},"x-kubernetes-validations":[{"rule":"true","fieldPath":".b"}]}`),
+			[]string{root + `.x-kubernetes-validations[0].fieldPath FieldValueInvalid must be a valid path`}},
+		{"oldSelf below a plain list", setSchema(`{"type":"object","properties":{"a":{"type":"array","maxItems":5,"items":{"type":"string","maxLength":5,"x-kubernetes-validations":[{"rule":"self == oldSelf"}]}}}}`),
+			[]string{root + `.properties[a].items.x-kubernetes-validations[0].rule FieldValueInvalid oldSelf cannot be used on the uncorrelatable portion of the schema within ` + root + `.properties[a]`}},
 		{"an invalid default", setSchema(`{"type":"object","properties":{"a":{"type":"integer","maximum":3,"default":5}}}`),
 			[]string{root + `.properties[a].default FieldValueInvalid  in body should be less than or equal to 3`}},
 		{"root keywords with the status subresource", func(c *api.CustomResourceDefinition) {

@@ -11,7 +11,8 @@
 // definitions, patternProperties, dependencies, additionalItems, id,
 // uniqueItems or null type; properties exclusive with additionalProperties;
 // x-kubernetes-list-type/-list-map-keys/-map-type consistency;
-// x-kubernetes-validations well-formed; no defaults in the root's
+// x-kubernetes-validations well-formed, compiled, within their cost
+// limits, oldSelf only where an old value exists; no defaults in the root's
 // metadata, kind or apiVersion — then the structural rules of package
 // schema, then every default valid and pruned), the root keywords allowed
 // with the status subresource, the scale subresource's paths, printer
@@ -38,9 +39,9 @@
 // its internal version, whose field names show in some paths, and
 // kubeloop keeps those paths: spec.conversion.webhookClientConfig,
 // additionalPrinterColumns[i].JSONPath); the bad value of a whole versions
-// list prints as v1 JSON; x-kubernetes-validations are checked for shape
-// only — compiling them, their cost limits and the oldSelf rules need the
-// CEL package, not written yet; the options Kubernetes relaxes for CRDs
+// list prints as v1 JSON; x-kubernetes-validations are compiled and their
+// cost checked (package cel) only once the rest of the schema is valid,
+// where Kubernetes does it node by node; the options Kubernetes relaxes for CRDs
 // that were already stored invalid (ratcheting of old schemas) are not
 // modelled: every rule always applies; webhook URLs, services and CA
 // bundles are not checked beyond presence; selectable-field paths take

@@ -6,6 +6,7 @@ import (
 	"strings"
 
 	"kubeloop/api"
+	"kubeloop/apiserver/apiextensions/cel"
 	"kubeloop/apiserver/apiextensions/field"
 	"kubeloop/apiserver/apiextensions/schema"
 	"kubeloop/apiserver/apiextensions/schema/defaulting"
@@ -48,6 +49,15 @@ func validateCustomResourceValidation(v *api.CustomResourceValidation, statusEna
 	errs = append(errs, validateOpenAPISchema(s, sp, nodeContext{root: true})...)
 	if len(errs) == 0 {
 		errs = structuralErrs
+	}
+	// The rules are compiled (and their cost estimated) only for a schema
+	// that is otherwise valid: their types come from it.
+	if len(errs) == 0 && ss != nil {
+		compiler, err := cel.DefaultCompiler()
+		if err != nil {
+			return ss, field.ErrorList{field.InternalError(sp, err)}
+		}
+		errs = compiler.ValidateRules(sp, ss)
 	}
 	return ss, errs
 }
@@ -335,6 +345,20 @@ func validationRuleRules(s *api.JSONSchemaProps, p field.Path) field.ErrorList {
 		if strings.ContainsAny(r.FieldPath, "\n\r") {
 			errs = append(errs, field.Invalid(rp.Child("fieldPath"), r.FieldPath, "must not contain line breaks"))
 		}
+		if r.FieldPath != "" && !fieldPathValid(s, r.FieldPath) {
+			errs = append(errs, field.Invalid(rp.Child("fieldPath"), r.FieldPath, "must be a valid path"))
+		}
 	}
 	return errs
+}
+
+// fieldPathValid: a rule's fieldPath must lead, from the rule's node,
+// to a field its schema specifies.
+func fieldPathValid(s *api.JSONSchemaProps, path string) bool {
+	ss, err := schema.NewStructural(s)
+	if err != nil {
+		return false
+	}
+	_, _, err = cel.ValidFieldPath(path, ss)
+	return err == nil
 }

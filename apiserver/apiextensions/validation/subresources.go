@@ -5,6 +5,7 @@ import (
 	"strings"
 
 	"kubeloop/api"
+	"kubeloop/apiserver/apiextensions/cel"
 	"kubeloop/apiserver/apiextensions/field"
 	"kubeloop/apiserver/apiextensions/schema"
 )
@@ -90,8 +91,8 @@ func validateColumn(c *api.CustomResourceColumnDefinition, p field.Path) field.E
 const MaxSelectableFields = 8
 
 // validateSelectableFields: each is a dotted path from the root, through
-// properties, to a string, boolean or integer field outside metadata, and
-// none repeats.
+// properties (no ['…'] steps), to a string, boolean or integer field
+// outside metadata, and none repeats.
 func validateSelectableFields(fields []api.SelectableField, s *schema.Structural, p field.Path) field.ErrorList {
 	var errs field.ErrorList
 	seen := map[string]bool{}
@@ -101,12 +102,12 @@ func validateSelectableFields(fields []api.SelectableField, s *schema.Structural
 			errs = append(errs, field.Required(fp, ""))
 			continue
 		}
-		target, normalized, err := resolveFieldPath(f.JSONPath, s)
-		if err != "" {
-			errs = append(errs, field.Invalid(fp, f.JSONPath, "is an invalid path: "+err))
+		normalized, target, err := cel.ValidFieldPath(f.JSONPath, s, false)
+		if err != nil {
+			errs = append(errs, field.Invalid(fp, f.JSONPath, "is an invalid path: "+err.Error()))
 			continue
 		}
-		if normalized == "metadata" || strings.HasPrefix(normalized, "metadata.") {
+		if normalized == "metadata" || strings.HasPrefix(normalized, "metadata.") || strings.HasPrefix(normalized, "metadata[") {
 			errs = append(errs, field.Invalid(fp, f.JSONPath, "must not point to fields in metadata"))
 		}
 		if target == nil || (target.Type != "string" && target.Type != "boolean" && target.Type != "integer") {
@@ -121,30 +122,4 @@ func validateSelectableFields(fields []api.SelectableField, s *schema.Structural
 		errs = append(errs, field.TooMany(p, len(seen), MaxSelectableFields))
 	}
 	return errs
-}
-
-// resolveFieldPath follows ".a.b" through properties (and
-// additionalProperties). Kubernetes parses the path as a CEL field
-// selection and also allows ['key'] segments; here only dots.
-func resolveFieldPath(path string, s *schema.Structural) (*schema.Structural, string, string) {
-	if !strings.HasPrefix(path, ".") || len(path) < 2 {
-		return nil, "", "expected [ or . but got: " + path
-	}
-	parts := strings.Split(path[1:], ".")
-	cur := s
-	for i, part := range parts {
-		if part == "" || cur == nil {
-			return nil, "", "does not refer to a valid field"
-		}
-		if next, ok := cur.Properties[part]; ok {
-			cur = &next
-			continue
-		}
-		if cur.AdditionalProperties != nil && cur.AdditionalProperties.Structural != nil {
-			cur = cur.AdditionalProperties.Structural
-			continue
-		}
-		return nil, "", "does not refer to a valid field: " + strings.Join(parts[:i+1], ".")
-	}
-	return cur, strings.Join(parts, "."), ""
 }

@@ -121,3 +121,14 @@ func TestValidateDefaults(t *testing.T) {
 		})
 	}
 }
+
+func TestValidateDefaultsRunsTheRules(t *testing.T) {
+	s := structural(t, `{"type":"object","properties":{"a":{"type":"object","default":{"min":5,"max":1},
+		"x-kubernetes-validations":[{"rule":"self.min <= self.max","message":"min above max"}],
+		"properties":{"min":{"type":"integer"},"max":{"type":"integer"}}}}}`)
+	var got []string
+	for _, e := range ValidateDefaults("p", s, true) {
+		got = append(got, e.Error())
+	}
+	assert.Equal(t, []string{"p.properties[a].default: Invalid value: min above max"}, got)
+}

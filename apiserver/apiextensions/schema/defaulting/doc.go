@@ -15,6 +15,7 @@
 // What we simplify: ValidateDefaults does not build the surrounding
 // object of a default inside metadata (CRD validation forbids defaults in
 // the root's metadata, and an embedded object's metadata default is
-// checked as a value), and it does not run a default through the CEL
-// rules (Kubernetes does, with the runtime cost budget).
+// checked as a value). Like Kubernetes, it runs each default through the
+// CEL rules of its node with the runtime cost budget, but without the
+// second run Kubernetes makes without an old value when ratcheting is on.
 package defaulting

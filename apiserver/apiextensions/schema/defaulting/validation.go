@@ -1,8 +1,10 @@
 package defaulting
 
 import (
+	"context"
 	"reflect"
 
+	"kubeloop/apiserver/apiextensions/cel"
 	"kubeloop/apiserver/apiextensions/field"
 	"kubeloop/apiserver/apiextensions/schema"
 	"kubeloop/apiserver/apiextensions/schema/pruning"
@@ -12,7 +14,8 @@ import (
 // ValidateDefaults checks every default of s, whose CRD field path is p:
 // it must already be pruned ("must not have unknown fields"), and valid
 // against its own node's schema (types, value validations, embedded
-// resources). Errors are at "<node>.default". isResourceRoot says s is a
+// resources), then against the CEL rules of its node and below. Errors are
+// at "<node>.default". isResourceRoot says s is a
 // version's whole schema, whose apiVersion, kind and metadata are kept by
 // pruning.
 func ValidateDefaults(p field.Path, s *schema.Structural, isResourceRoot bool) field.ErrorList {
@@ -24,10 +27,23 @@ func ValidateDefaults(p field.Path, s *schema.Structural, isResourceRoot bool) f
 		clone.XEmbeddedResource = true
 		s = &clone
 	}
-	return validateDefaults(p, s)
+	compiler, err := cel.DefaultCompiler()
+	if err != nil {
+		return field.ErrorList{field.InternalError(p, err)}
+	}
+	d := &defaultsCheck{root: s, compiler: compiler, budget: cel.RuntimeCELCostBudget}
+	return d.validate(p, s)
 }
 
-func validateDefaults(p field.Path, s *schema.Structural) field.ErrorList {
+// defaultsCheck walks a schema's defaults; every default's CEL rules
+// share one runtime budget, as one object's would.
+type defaultsCheck struct {
+	root     *schema.Structural
+	compiler *cel.Compiler
+	budget   int64
+}
+
+func (d *defaultsCheck) validate(p field.Path, s *schema.Structural) field.ErrorList {
 	var errs field.ErrorList
 	if s.Default != nil {
 		dp := p.Child("default")
@@ -40,19 +56,26 @@ func validateDefaults(p field.Path, s *schema.Structural) field.ErrorList {
 			errs = append(errs, embeddedErrs...)
 		} else if v, err := validate.New(s); err != nil {
 			errs = append(errs, field.Invalid(dp, s.Default, err.Error()))
-		} else {
-			errs = append(errs, v.ValidateValueAt(dp, s.Default)...)
+		} else if valueErrs := v.ValidateValueAt(dp, s.Default); len(valueErrs) > 0 {
+			errs = append(errs, valueErrs...)
+		} else if d.budget > 0 {
+			// The default must also pass the rules of its node and below,
+			// transition rules included (with itself as the old value).
+			rules := d.compiler.NewValidator(s, s == d.root || s.XEmbeddedResource)
+			var ruleErrs field.ErrorList
+			ruleErrs, d.budget = rules.Validate(context.Background(), dp, s.Default, s.Default, d.budget)
+			errs = append(errs, ruleErrs...)
 		}
 	}
 	if s.Items != nil {
-		errs = append(errs, validateDefaults(p.Child("items"), s.Items)...)
+		errs = append(errs, d.validate(p.Child("items"), s.Items)...)
 	}
 	for _, k := range sortedKeys(s.Properties) {
 		prop := s.Properties[k]
-		errs = append(errs, validateDefaults(p.Child("properties").Key(k), &prop)...)
+		errs = append(errs, d.validate(p.Child("properties").Key(k), &prop)...)
 	}
 	if s.AdditionalProperties != nil && s.AdditionalProperties.Structural != nil {
-		errs = append(errs, validateDefaults(p.Child("additionalProperties"), s.AdditionalProperties.Structural)...)
+		errs = append(errs, d.validate(p.Child("additionalProperties"), s.AdditionalProperties.Structural)...)
 	}
 	return errs
 }
