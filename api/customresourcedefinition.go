@@ -47,7 +47,7 @@ type CustomResourceDefinitionSpec struct {
 	// Every version of the kind; exactly one of them is the storage version.
 	// The order is the preference order of discovery after version-name
 	// priority.
-	Versions []CustomResourceDefinitionVersion `json:"versions" protobuf:"bytes,7,rep,name=versions"`
+	Versions []CustomResourceDefinitionVersion `json:"versions" protobuf:"bytes,7,rep,name=versions" listType:"atomic"`
 	// How objects move between versions; strategy None when absent.
 	Conversion *CustomResourceConversion `json:"conversion,omitempty" protobuf:"bytes,9,opt,name=conversion"`
 	// Legacy (apiextensions v1beta1) behaviour of keeping unknown fields in
@@ -72,13 +72,13 @@ type CustomResourceDefinitionNames struct {
 	// The lowercase singular ("crontab"); defaults to the kind lowercased.
 	Singular string `json:"singular,omitempty" protobuf:"bytes,2,opt,name=singular"`
 	// Abbreviations kubectl accepts ("ct"); lowercase.
-	ShortNames []string `json:"shortNames,omitempty" protobuf:"bytes,3,rep,name=shortNames"`
+	ShortNames []string `json:"shortNames,omitempty" protobuf:"bytes,3,rep,name=shortNames" listType:"atomic"`
 	// The CamelCase kind of the objects ("CronTab").
 	Kind string `json:"kind" protobuf:"bytes,4,opt,name=kind"`
 	// The kind of a list; defaults to "<kind>List".
 	ListKind string `json:"listKind,omitempty" protobuf:"bytes,5,opt,name=listKind"`
 	// Groupings such as "all" that `kubectl get <category>` expands.
-	Categories []string `json:"categories,omitempty" protobuf:"bytes,6,rep,name=categories"`
+	Categories []string `json:"categories,omitempty" protobuf:"bytes,6,rep,name=categories" listType:"atomic"`
 }
 
 // CustomResourceDefinitionVersion is one version of the kind.
@@ -99,10 +99,10 @@ type CustomResourceDefinitionVersion struct {
 	// The status and scale subresources of this version.
 	Subresources *CustomResourceSubresources `json:"subresources,omitempty" protobuf:"bytes,5,opt,name=subresources"`
 	// Extra columns of `kubectl get`; the default is an Age column.
-	AdditionalPrinterColumns []CustomResourceColumnDefinition `json:"additionalPrinterColumns,omitempty" protobuf:"bytes,6,rep,name=additionalPrinterColumns"`
+	AdditionalPrinterColumns []CustomResourceColumnDefinition `json:"additionalPrinterColumns,omitempty" protobuf:"bytes,6,rep,name=additionalPrinterColumns" listType:"atomic"`
 	// Fields usable in field selectors beyond metadata.name and
 	// metadata.namespace.
-	SelectableFields []SelectableField `json:"selectableFields,omitempty" protobuf:"bytes,9,rep,name=selectableFields"`
+	SelectableFields []SelectableField `json:"selectableFields,omitempty" protobuf:"bytes,9,rep,name=selectableFields" listType:"atomic"`
 }
 
 // SelectableField names one field selectors may use.
@@ -183,7 +183,7 @@ type WebhookConversion struct {
 	ClientConfig *WebhookClientConfig `json:"clientConfig,omitempty" protobuf:"bytes,2,opt,name=clientConfig"`
 	// The ConversionReview versions the webhook understands, in
 	// preference order ("v1", "v1beta1").
-	ConversionReviewVersions []string `json:"conversionReviewVersions" protobuf:"bytes,3,rep,name=conversionReviewVersions"`
+	ConversionReviewVersions []string `json:"conversionReviewVersions" protobuf:"bytes,3,rep,name=conversionReviewVersions" listType:"atomic"`
 }
 
 // WebhookClientConfig says how to reach a webhook: a URL or a service.
@@ -251,13 +251,13 @@ type CustomResourceDefinitionCondition struct {
 // CustomResourceDefinitionStatus is what the apiserver reports.
 type CustomResourceDefinitionStatus struct {
 	// The conditions; always written, empty as [].
-	Conditions []CustomResourceDefinitionCondition `json:"conditions" protobuf:"bytes,1,rep,name=conditions"`
+	Conditions []CustomResourceDefinitionCondition `json:"conditions" protobuf:"bytes,1,rep,name=conditions" listType:"map" listMapKey:"type"`
 	// The names actually served, which lag spec.names while a change is
 	// checked for conflicts.
 	AcceptedNames CustomResourceDefinitionNames `json:"acceptedNames" protobuf:"bytes,2,opt,name=acceptedNames"`
 	// Every version objects were ever stored in; a version leaves the spec
 	// only after it leaves this list (after a storage migration).
-	StoredVersions []string `json:"storedVersions" protobuf:"bytes,3,rep,name=storedVersions"`
+	StoredVersions []string `json:"storedVersions" protobuf:"bytes,3,rep,name=storedVersions" listType:"atomic"`
 	// The metadata.generation the status reflects.
 	ObservedGeneration int64 `json:"observedGeneration,omitempty" protobuf:"varint,4,opt,name=observedGeneration"`
 }

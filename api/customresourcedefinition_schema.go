@@ -53,21 +53,21 @@ type JSONSchemaProps struct {
 	// A number must be an integer multiple of it.
 	MultipleOf *float64 `json:"multipleOf,omitempty" protobuf:"fixed64,19,opt,name=multipleOf"`
 	// The values allowed, as JSON.
-	Enum []JSON `json:"enum,omitempty" protobuf:"bytes,20,rep,name=enum"`
+	Enum []JSON `json:"enum,omitempty" protobuf:"bytes,20,rep,name=enum" listType:"atomic"`
 	// The most properties of an object.
 	MaxProperties *int64 `json:"maxProperties,omitempty" protobuf:"varint,21,opt,name=maxProperties"`
 	// The fewest properties of an object.
 	MinProperties *int64 `json:"minProperties,omitempty" protobuf:"varint,22,opt,name=minProperties"`
 	// Properties that must be present.
-	Required []string `json:"required,omitempty" protobuf:"bytes,23,rep,name=required"`
+	Required []string `json:"required,omitempty" protobuf:"bytes,23,rep,name=required" listType:"atomic"`
 	// The schema of array elements (a single schema in a structural schema).
 	Items *JSONSchemaPropsOrArray `json:"items,omitempty" protobuf:"bytes,24,opt,name=items"`
 	// Schemas the value must all match; value validations only.
-	AllOf []JSONSchemaProps `json:"allOf,omitempty" protobuf:"bytes,25,rep,name=allOf"`
+	AllOf []JSONSchemaProps `json:"allOf,omitempty" protobuf:"bytes,25,rep,name=allOf" listType:"atomic"`
 	// Schemas of which the value must match exactly one.
-	OneOf []JSONSchemaProps `json:"oneOf,omitempty" protobuf:"bytes,26,rep,name=oneOf"`
+	OneOf []JSONSchemaProps `json:"oneOf,omitempty" protobuf:"bytes,26,rep,name=oneOf" listType:"atomic"`
 	// Schemas of which the value must match at least one.
-	AnyOf []JSONSchemaProps `json:"anyOf,omitempty" protobuf:"bytes,27,rep,name=anyOf"`
+	AnyOf []JSONSchemaProps `json:"anyOf,omitempty" protobuf:"bytes,27,rep,name=anyOf" listType:"atomic"`
 	// A schema the value must not match.
 	Not *JSONSchemaProps `json:"not,omitempty" protobuf:"bytes,28,opt,name=not"`
 	// The schemas of an object's known properties.
@@ -102,7 +102,7 @@ type JSONSchemaProps struct {
 	XIntOrString bool `json:"x-kubernetes-int-or-string,omitempty" protobuf:"varint,40,opt,name=xKubernetesIntOrString"`
 	// x-kubernetes-list-map-keys are the fields identifying an element of
 	// a list of type map.
-	XListMapKeys []string `json:"x-kubernetes-list-map-keys,omitempty" protobuf:"bytes,41,rep,name=xKubernetesListMapKeys"`
+	XListMapKeys []string `json:"x-kubernetes-list-map-keys,omitempty" protobuf:"bytes,41,rep,name=xKubernetesListMapKeys" listType:"atomic"`
 	// x-kubernetes-list-type is atomic, set or map: how server-side apply
 	// merges the list, and (set, map) which duplicates are refused.
 	XListType *string `json:"x-kubernetes-list-type,omitempty" protobuf:"bytes,42,opt,name=xKubernetesListType"`
@@ -110,7 +110,7 @@ type JSONSchemaProps struct {
 	// object's fields one by one or replaces it whole.
 	XMapType *string `json:"x-kubernetes-map-type,omitempty" protobuf:"bytes,43,opt,name=xKubernetesMapType"`
 	// x-kubernetes-validations are CEL rules evaluated on the node's value.
-	XValidations ValidationRules `json:"x-kubernetes-validations,omitempty" patchStrategy:"merge" patchMergeKey:"rule" protobuf:"bytes,44,rep,name=xKubernetesValidations"`
+	XValidations ValidationRules `json:"x-kubernetes-validations,omitempty" patchStrategy:"merge" patchMergeKey:"rule" protobuf:"bytes,44,rep,name=xKubernetesValidations" listType:"map" listMapKey:"rule"`
 }
 
 // JSONSchemaURL is the $schema keyword's URL.
@@ -176,7 +176,7 @@ type JSON struct {
 // (what structural schemas allow), or a list of schemas, one per position.
 type JSONSchemaPropsOrArray struct {
 	Schema      *JSONSchemaProps  `protobuf:"bytes,1,opt,name=schema"`
-	JSONSchemas []JSONSchemaProps `protobuf:"bytes,2,rep,name=jSONSchemas"`
+	JSONSchemas []JSONSchemaProps `protobuf:"bytes,2,rep,name=jSONSchemas" listType:"atomic"`
 }
 
 // JSONSchemaPropsOrBool is additionalProperties (or additionalItems):
@@ -190,5 +190,5 @@ type JSONSchemaPropsOrBool struct {
 // properties that must also be present.
 type JSONSchemaPropsOrStringArray struct {
 	Schema   *JSONSchemaProps `protobuf:"bytes,1,opt,name=schema"`
-	Property []string         `protobuf:"bytes,2,rep,name=property"`
+	Property []string         `protobuf:"bytes,2,rep,name=property" listType:"atomic"`
 }
