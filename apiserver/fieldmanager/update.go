@@ -1,0 +1,282 @@
+package fieldmanager
+
+import (
+	"fmt"
+	"strings"
+	"time"
+	"unicode"
+	"unicode/utf8"
+
+	"kubeloop/api"
+	"kubeloop/apiserver/fieldmanager/fieldpath"
+	"kubeloop/apiserver/fieldmanager/typed"
+)
+
+// DefaultMaxUpdateManagers is how many Update entries an object keeps
+// before the oldest are merged into one "ancient-changes" entry.
+// Kubernetes: fieldmanager.go DefaultMaxUpdateManagers.
+const DefaultMaxUpdateManagers = 10
+
+// Manager names Kubernetes gives entries it makes up itself.
+const (
+	ancientChangesManager   = "ancient-changes"
+	beforeFirstApplyManager = "before-first-apply"
+	unknownManager          = "unknown"
+)
+
+// FieldManager tracks the managedFields of one kind through one endpoint
+// (the resource or one of its subresources).
+type FieldManager struct {
+	// Type is the kind's schema; APIVersion its group/version ("apps/v1").
+	Type       *typed.Type
+	APIVersion string
+	// Subresource is "" for the resource itself, else e.g. "status"; a
+	// subresource write never takes managedFields from the request body.
+	Subresource       string
+	MaxUpdateManagers int
+	// Now is the clock; nil means time.Now.
+	Now func() time.Time
+}
+
+// NewFieldManager returns the field manager of a kind at an endpoint.
+func NewFieldManager(t *typed.Type, apiVersion, subresource string) *FieldManager {
+	return &FieldManager{Type: t, APIVersion: apiVersion, Subresource: subresource, MaxUpdateManagers: DefaultMaxUpdateManagers}
+}
+
+// stripFields are never owned: identity, server-set metadata and the
+// managed fields themselves. Kubernetes: stripmeta.go NewStripMetaManager.
+var stripFields = fieldpath.NewSet(
+	fieldpath.MakePath("apiVersion"),
+	fieldpath.MakePath("kind"),
+	fieldpath.MakePath("metadata"),
+	fieldpath.MakePath("metadata", "name"),
+	fieldpath.MakePath("metadata", "namespace"),
+	fieldpath.MakePath("metadata", "creationTimestamp"),
+	fieldpath.MakePath("metadata", "selfLink"),
+	fieldpath.MakePath("metadata", "uid"),
+	fieldpath.MakePath("metadata", "clusterName"),
+	fieldpath.MakePath("metadata", "generation"),
+	fieldpath.MakePath("metadata", "managedFields"),
+	fieldpath.MakePath("metadata", "resourceVersion"),
+)
+
+// Update sets newObj's managedFields for a create, update or non-apply
+// patch by manager: the fields changed from liveObj to newObj go to the
+// manager's Update entry (one per manager and subresource), leave every
+// other entry, and emptied entries go. For a create, liveObj is an empty
+// object of the kind. An existing object without managedFields stays
+// without (Kubernetes starts tracking it at its first apply). Kubernetes:
+// FieldManager.UpdateNoErrors: on an internal error the live object's
+// managedFields are kept rather than failing the write.
+func (f *FieldManager) Update(liveObj, newObj api.Object, manager string) {
+	if err := f.update(liveObj, newObj, manager); err != nil {
+		newObj.GetObjectMeta().ManagedFields = liveObj.GetObjectMeta().ManagedFields
+	}
+}
+
+func (f *FieldManager) update(liveObj, newObj api.Object, manager string) error {
+	managed := f.decodeLiveOrNew(liveObj, newObj)
+	newObj.GetObjectMeta().ManagedFields = nil
+	if managed.Len() == 0 && liveObj.GetObjectMeta().UID != "" {
+		// skipnonapplied.go: an object created before tracking began.
+		return nil
+	}
+	live, err := typed.ToValue(liveObj)
+	if err != nil {
+		return err
+	}
+	updated, err := typed.ToValue(newObj)
+	if err != nil {
+		return err
+	}
+	if err := f.updateManaged(managed, live, updated, f.entryFor(manager, api.ManagedFieldsOperationUpdate)); err != nil {
+		return err
+	}
+	f.capUpdateManagers(managed)
+	encoded, err := managed.Encode()
+	if err != nil {
+		return err
+	}
+	newObj.GetObjectMeta().ManagedFields = encoded
+	return nil
+}
+
+// decodeLiveOrNew picks the managedFields to start from: the request's if
+// it sent decodable ones (and this is not a subresource), none if it asked
+// for a reset, else the live object's. Kubernetes: fieldmanager.go
+// decodeLiveOrNew.
+func (f *FieldManager) decodeLiveOrNew(liveObj, newObj api.Object) *Managed {
+	fromLive := func() *Managed {
+		m, err := DecodeManagedFields(liveObj.GetObjectMeta().ManagedFields)
+		if err != nil {
+			return NewManaged()
+		}
+		return m
+	}
+	if f.Subresource != "" {
+		return fromLive()
+	}
+	sent := newObj.GetObjectMeta().ManagedFields
+	if isReset(sent) {
+		return NewManaged()
+	}
+	m, err := DecodeManagedFields(sent)
+	if err != nil || m.Len() == 0 {
+		return fromLive()
+	}
+	return m
+}
+
+// entryFor is the identity of manager's entry for an operation here; an
+// empty name is "unknown". Kubernetes: buildmanagerinfo.go.
+func (f *FieldManager) entryFor(manager string, op api.ManagedFieldsOperationType) *Entry {
+	if manager == "" {
+		manager = unknownManager
+	}
+	return &Entry{Manager: manager, Operation: op, APIVersion: f.APIVersion, Subresource: f.Subresource}
+}
+
+// updateManaged moves ownership of what changed between live and updated
+// to self: every other manager loses the fields that were modified or
+// added (an Update is always forced) and everyone loses removed fields;
+// self's entry gains the modified and added fields and, if it gained any,
+// a new time. Kubernetes: merge/update.go Updater.Update,
+// managedfieldsupdater.go, stripmeta.go.
+func (f *FieldManager) updateManaged(managed *Managed, live, updated any, self *Entry) error {
+	cmp, err := typed.Compare(live, updated, f.Type)
+	if err != nil {
+		return err
+	}
+	if cmp.IsSame() {
+		return nil
+	}
+	changed := cmp.Modified.Union(cmp.Added)
+	for id, e := range managed.entries {
+		// self's own previous entry is included: it loses the changed
+		// fields and gets them back below, as Kubernetes' "current-operation"
+		// entry is merged into it.
+		e.Fields = e.Fields.Difference(changed).Difference(cmp.Removed)
+		if e.Fields.Empty() {
+			delete(managed.entries, id)
+		}
+	}
+	gained := changed.Difference(stripFields)
+	if gained.Empty() {
+		return nil
+	}
+	if prev := managed.Get(*self); prev != nil {
+		gained = gained.Union(prev.Fields)
+	}
+	now := api.NewTime(f.now())
+	self.Time, self.Fields = &now, gained
+	managed.Put(self)
+	return nil
+}
+
+func (f *FieldManager) now() time.Time {
+	if f.Now != nil {
+		return f.Now()
+	}
+	return time.Now()
+}
+
+// capUpdateManagers keeps at most MaxUpdateManagers Update entries: the
+// oldest beyond that are merged, per apiVersion, into one
+// "ancient-changes" entry that takes the time of the newest merged.
+// Kubernetes: capmanagers.go capUpdateManagers.
+func (f *FieldManager) capUpdateManagers(managed *Managed) {
+	var updaters []*Entry
+	for _, e := range managed.entries {
+		if e.Operation == api.ManagedFieldsOperationUpdate {
+			updaters = append(updaters, e)
+		}
+	}
+	if len(updaters) <= f.MaxUpdateManagers {
+		return
+	}
+	sortOldestFirst(updaters)
+	firstOfVersion := map[string]*Entry{}
+	length := len(updaters)
+	for _, e := range updaters {
+		if length <= f.MaxUpdateManagers {
+			break
+		}
+		first, ok := firstOfVersion[e.APIVersion]
+		if !ok {
+			firstOfVersion[e.APIVersion] = e
+			continue
+		}
+		bucket := managed.Get(Entry{Manager: ancientChangesManager, Operation: api.ManagedFieldsOperationUpdate, APIVersion: e.APIVersion})
+		if bucket == nil {
+			// the first old entry of this version becomes the bucket
+			delete(managed.entries, first.identifier())
+			bucket = &Entry{Manager: ancientChangesManager, Operation: api.ManagedFieldsOperationUpdate,
+				APIVersion: e.APIVersion, Time: first.Time, Fields: first.Fields}
+			managed.Put(bucket)
+		}
+		bucket.Fields = e.Fields.Union(bucket.Fields)
+		bucket.Time = e.Time
+		delete(managed.entries, e.identifier())
+		length--
+	}
+}
+
+// sortOldestFirst orders entries by time in seconds, then identity.
+func sortOldestFirst(es []*Entry) {
+	for i := 1; i < len(es); i++ {
+		for j := i; j > 0 && olderThan(es[j], es[j-1]); j-- {
+			es[j], es[j-1] = es[j-1], es[j]
+		}
+	}
+}
+
+func olderThan(a, b *Entry) bool {
+	if c := compareSeconds(a.Time, b.Time); c != 0 {
+		return c < 0
+	}
+	return a.identifier() < b.identifier()
+}
+
+// ManagerOrUserAgent is the manager name of a write: the fieldManager
+// parameter, else the printable characters of the user agent up to its
+// first '/' ("kubectl" for "kubectl/v1.37.2 (linux/amd64) kubernetes/abc"),
+// at most 128 bytes of them. Kubernetes: handlers/create.go
+// managerOrUserAgent and prefixFromUserAgent.
+func ManagerOrUserAgent(manager, userAgent string) string {
+	if manager != "" {
+		return manager
+	}
+	prefix, _, _ := strings.Cut(userAgent, "/")
+	var b strings.Builder
+	for _, r := range prefix {
+		if !unicode.IsPrint(r) {
+			continue
+		}
+		if b.Len()+utf8.RuneLen(r) > maxManagerLength {
+			break
+		}
+		b.WriteRune(r)
+	}
+	return b.String()
+}
+
+// maxManagerLength bounds a manager name in bytes. Kubernetes:
+// apimachinery meta/v1/validation FieldManagerMaxLength.
+const maxManagerLength = 128
+
+// ValidateManager lists what is wrong with a fieldManager parameter, in
+// Kubernetes' words (meta/v1/validation ValidateFieldManager): longer than
+// 128 bytes, or a character that is not printable. Empty is valid (the
+// user agent names the manager) except for apply, which checks that itself.
+func ValidateManager(manager string) []string {
+	var causes []string
+	if len(manager) > maxManagerLength {
+		causes = append(causes, fmt.Sprintf("fieldManager: Too long: may not be more than %d bytes", maxManagerLength))
+	}
+	for i, r := range manager {
+		if !unicode.IsPrint(r) {
+			causes = append(causes, fmt.Sprintf("fieldManager: Invalid value: %q: invalid character %#U (at position %d)", manager, r, i))
+		}
+	}
+	return causes
+}
