@@ -68,8 +68,8 @@ func richPod() *corev1.Pod {
 				Resources: corev1.ResourceRequirements{
 					Limits:   corev1.ResourceList{corev1.ResourceCPU: resource.MustParse("500m")},
 					Requests: corev1.ResourceList{corev1.ResourceMemory: resource.MustParse("64Mi")}},
-				VolumeMounts:   []corev1.VolumeMount{{Name: "data", MountPath: "/data"}},
-				ReadinessProbe: &corev1.Probe{ProbeHandler: corev1.ProbeHandler{HTTPGet: &corev1.HTTPGetAction{Path: "/", Port: intstr.FromString("http")}}},
+				VolumeMounts:    []corev1.VolumeMount{{Name: "data", MountPath: "/data"}},
+				ReadinessProbe:  &corev1.Probe{ProbeHandler: corev1.ProbeHandler{HTTPGet: &corev1.HTTPGetAction{Path: "/", Port: intstr.FromString("http")}}},
 				SecurityContext: &corev1.SecurityContext{Capabilities: &corev1.Capabilities{Drop: []corev1.Capability{"ALL"}}},
 			}, {Name: "sidecar", Image: "envoy"}},
 			Volumes: []corev1.Volume{{Name: "data", VolumeSource: corev1.VolumeSource{EmptyDir: &corev1.EmptyDirVolumeSource{}}},
@@ -85,7 +85,7 @@ func richPod() *corev1.Pod {
 			HostAliases:               []corev1.HostAlias{{IP: "10.0.0.1", Hostnames: []string{"a"}}},
 		},
 		Status: corev1.PodStatus{Phase: corev1.PodRunning, PodIPs: []corev1.PodIP{{IP: "10.1.0.5"}},
-			Conditions: []corev1.PodCondition{{Type: corev1.PodReady, Status: corev1.ConditionTrue}},
+			Conditions:        []corev1.PodCondition{{Type: corev1.PodReady, Status: corev1.ConditionTrue}},
 			ContainerStatuses: []corev1.ContainerStatus{{Name: "nginx", Ready: true, Image: "nginx:1.27"}}},
 	}
 }
