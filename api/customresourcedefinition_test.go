@@ -159,3 +159,22 @@ func TestDecodeStrictRefusesWrongSchemaShapes(t *testing.T) {
 		})
 	}
 }
+
+func TestSchemaDoublesTravelAsFixed64(t *testing.T) {
+	max := 10.5
+	b, err := MarshalProto(&JSONSchemaProps{Maximum: &max})
+	require.NoError(t, err)
+	// field 9, wire type 1 (fixed64), then the IEEE 754 bits
+	// little-endian (beside the other fields, which gogo writes even when
+	// empty).
+	assert.Contains(t, string(b), string([]byte{0x49, 0, 0, 0, 0, 0, 0, 0x25, 0x40}))
+
+	var back JSONSchemaProps
+	require.NoError(t, UnmarshalProto(b, &back))
+	require.NotNil(t, back.Maximum)
+	assert.Equal(t, 10.5, *back.Maximum)
+
+	// A double sent as a varint is refused, not misread.
+	err = UnmarshalProto([]byte{0x48, 0x01}, &back)
+	assert.ErrorContains(t, err, "maximum: wire type varint, want fixed64")
+}

@@ -4,6 +4,7 @@ import (
 	"errors"
 	"fmt"
 	"io"
+	"math"
 	"reflect"
 	"slices"
 	"strconv"
@@ -33,13 +34,14 @@ const maxProtoDepth = 100
 type wireField struct {
 	num    protowire.Number
 	typ    protowire.Type
-	varint uint64 // for VarintType
+	varint uint64 // for VarintType, and the bits of a Fixed64Type
 	bytes  []byte // for BytesType; aliases the input
 }
 
 // nextField reads the field at the start of b and returns it with the rest
 // of b. Groups, deprecated since proto2 and used by no Kubernetes type, are
-// an error; so is a fixed-width field, since no Kubernetes field has one.
+// an error; so is a fixed32 field, since no Kubernetes field has one
+// (fixed64 carries the doubles of a CRD schema).
 func nextField(b []byte) (wireField, []byte, error) {
 	num, typ, n := protowire.ConsumeTag(b)
 	if n < 0 {
@@ -52,6 +54,8 @@ func nextField(b []byte) (wireField, []byte, error) {
 		f.varint, n = protowire.ConsumeVarint(b)
 	case protowire.BytesType:
 		f.bytes, n = protowire.ConsumeBytes(b)
+	case protowire.Fixed64Type:
+		f.varint, n = protowire.ConsumeFixed64(b)
 	default:
 		return f, nil, fmt.Errorf("field %d has wire type %s, which no Kubernetes field uses", num, wireTypeName(typ))
 	}
@@ -202,6 +206,8 @@ func decodeValue(pv *protoValue, wf wireField, v reflect.Value, depth int) error
 	switch pv.kind {
 	case protoVarint:
 		setVarint(v, wf.varint)
+	case protoDouble:
+		v.SetFloat(math.Float64frombits(wf.varint))
 	case protoString:
 		v.SetString(string(wf.bytes))
 	case protoBytes:

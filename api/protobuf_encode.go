@@ -1,6 +1,7 @@
 package api
 
 import (
+	"math"
 	"reflect"
 	"slices"
 	"strings"
@@ -67,6 +68,8 @@ func appendValue(b []byte, pv *protoValue, v reflect.Value) []byte {
 		return protowire.AppendString(b, v.String())
 	case protoBytes:
 		return protowire.AppendBytes(b, v.Bytes())
+	case protoDouble:
+		return protowire.AppendFixed64(b, math.Float64bits(v.Float()))
 	case protoMessage:
 		start := len(b)
 		b = append(b, 0)

@@ -32,6 +32,7 @@ const (
 	protoBytes                    // []byte: length-delimited
 	protoMessage                  // a struct: a nested message with its own plan
 	protoOwn                      // a type whose message is not its layout (protobuf_wellknown.go)
+	protoDouble                   // float64: wire type fixed64, the IEEE 754 bits (a CRD schema's bounds)
 )
 
 // protoCardinality says how many values a field holds on the wire.
@@ -54,8 +55,11 @@ type protoValue struct {
 
 // wireType is the wire type the value is written with.
 func (v protoValue) wireType() protowire.Type {
-	if v.kind == protoVarint {
+	switch v.kind {
+	case protoVarint:
 		return protowire.VarintType
+	case protoDouble:
+		return protowire.Fixed64Type
 	}
 	return protowire.BytesType
 }
@@ -163,8 +167,8 @@ func buildField(sf reflect.StructField, tag string, building map[reflect.Type]*p
 		return protoField{}, fmt.Errorf("unexported field has a protobuf tag")
 	}
 	parts := strings.Split(tag, ",")
-	if len(parts) < 3 || (parts[0] != "bytes" && parts[0] != "varint") {
-		return protoField{}, fmt.Errorf("protobuf tag %q: want bytes|varint,number,opt|rep,name=...", tag)
+	if len(parts) < 3 || (parts[0] != "bytes" && parts[0] != "varint" && parts[0] != "fixed64") {
+		return protoField{}, fmt.Errorf("protobuf tag %q: want bytes|varint|fixed64,number,opt|rep,name=...", tag)
 	}
 	n, err := strconv.Atoi(parts[1])
 	if err != nil || n < 1 || n > 1<<14 {
@@ -225,6 +229,8 @@ func valueOf(t reflect.Type, building map[reflect.Type]*protoPlan) (protoValue, 
 		v.kind = protoVarint
 	case reflect.String:
 		v.kind = protoString
+	case reflect.Float64:
+		v.kind = protoDouble
 	case reflect.Slice:
 		if t.Elem().Kind() != reflect.Uint8 {
 			return v, fmt.Errorf("%s: a slice of slices has no protobuf form", t)

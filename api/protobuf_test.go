@@ -261,7 +261,7 @@ type pbDuplicate struct {
 	B string `protobuf:"bytes,1,opt,name=b"`
 }
 type pbUnsupported struct {
-	A float64 `protobuf:"varint,1,opt,name=a"`
+	A float32 `protobuf:"bytes,1,opt,name=a"`
 }
 type pbIntKey struct {
 	A map[int32]string `protobuf:"bytes,1,rep,name=a"`
@@ -297,10 +297,10 @@ func TestProtobufRejectsTagsThatDoNotFitTheType(t *testing.T) {
 		v    any
 		want string
 	}{
-		{&pbBadTag{}, `want bytes|varint,number`},
+		{&pbBadTag{}, `want bytes|varint|fixed64,number`},
 		{&pbBadNumber{}, `bad field number`},
 		{&pbDuplicate{}, `field number 1 used twice`},
-		{&pbUnsupported{}, `float64 has no protobuf form`},
+		{&pbUnsupported{}, `float32 has no protobuf form`},
 		{&pbIntKey{}, `only string keys`},
 		{&pbPointerElems{}, `*api.pbSub has no protobuf form`},
 		{"a string", `string is not a message`},

@@ -1,6 +1,7 @@
 package conformance
 
 import (
+	"bytes"
 	"encoding/json"
 	"os"
 	"reflect"
@@ -10,6 +11,8 @@ import (
 	"github.com/stretchr/testify/assert"
 	"github.com/stretchr/testify/require"
 	apiextensionsv1 "k8s.io/apiextensions-apiserver/pkg/apis/apiextensions/v1"
+	"k8s.io/apimachinery/pkg/runtime"
+	"k8s.io/apimachinery/pkg/runtime/serializer/protobuf"
 	"sigs.k8s.io/yaml"
 
 	"kubeloop/api"
@@ -17,15 +20,20 @@ import (
 
 // CustomResourceDefinitions are not served yet, but their types are
 // declared (api/customresourcedefinition*.go). These tests hold them to
-// apiextensions-apiserver's: the same JSON for the same CRD, and the same
-// protobuf field numbers for every field.
+// apiextensions-apiserver's: the same JSON and the same protobuf bytes for
+// the same CRD, and the same protobuf field numbers for every field.
 
-func TestCustomResourceDefinitionJSONMatchesKubernetes(t *testing.T) {
+func crdFixture(t *testing.T) (yamlBytes, jsonBytes []byte) {
+	t.Helper()
 	y, err := os.ReadFile("../api/testdata/apiextensions/customresourcedefinition.yaml")
 	require.NoError(t, err)
 	in, err := yaml.YAMLToJSON(y)
 	require.NoError(t, err)
+	return y, in
+}
 
+func TestCustomResourceDefinitionJSONMatchesKubernetes(t *testing.T) {
+	y, in := crdFixture(t)
 	var theirs apiextensionsv1.CustomResourceDefinition
 	require.NoError(t, yaml.UnmarshalStrict(y, &theirs), "the fixture is a valid Kubernetes CRD")
 	want, err := json.Marshal(&theirs)
@@ -43,6 +51,40 @@ func TestCustomResourceDefinitionJSONMatchesKubernetes(t *testing.T) {
 	var back apiextensionsv1.CustomResourceDefinition
 	require.NoError(t, json.Unmarshal(got, &back))
 	assert.Equal(t, theirs, back)
+}
+
+// Kubernetes' gogo-generated Marshal and the envelope of its protobuf
+// serializer, against kubeloop's codec: the same bytes both ways, so
+// client-go's apiextensions clientset (which prefers protobuf) can talk to
+// kubeloop once CRDs are served.
+func TestCustomResourceDefinitionProtobufMatchesKubernetes(t *testing.T) {
+	y, in := crdFixture(t)
+	var theirs apiextensionsv1.CustomResourceDefinition
+	require.NoError(t, yaml.UnmarshalStrict(y, &theirs))
+	want, err := theirs.Marshal()
+	require.NoError(t, err)
+
+	var ours api.CustomResourceDefinition
+	require.NoError(t, api.Decode(in, &ours))
+	got, err := api.MarshalProto(&ours)
+	require.NoError(t, err)
+	assert.True(t, bytes.Equal(want, got), "bare message differs at offset %d of %d", firstDifference(want, got), len(want))
+
+	var back api.CustomResourceDefinition
+	require.NoError(t, api.UnmarshalProto(want, &back), "kubeloop reads what Kubernetes writes")
+	back.TypeMeta = ours.TypeMeta // the bare message has no type meta
+	assert.Equal(t, ours, back)
+
+	scheme := runtime.NewScheme()
+	require.NoError(t, apiextensionsv1.AddToScheme(scheme))
+	serializer := protobuf.NewSerializer(scheme, scheme)
+	theirs.SetGroupVersionKind(apiextensionsv1.SchemeGroupVersion.WithKind("CustomResourceDefinition"))
+	var body bytes.Buffer
+	require.NoError(t, serializer.Encode(&theirs, &body))
+	ours.Kind, ours.APIVersion = "CustomResourceDefinition", "apiextensions.k8s.io/v1"
+	enveloped, err := api.EncodeProtobuf(&ours)
+	require.NoError(t, err)
+	assert.True(t, bytes.Equal(body.Bytes(), enveloped), "envelope differs at offset %d", firstDifference(body.Bytes(), enveloped))
 }
 
 func TestCustomResourceDefinitionEmptyJSONMatchesKubernetes(t *testing.T) {
