@@ -239,4 +239,3 @@ func removePath(v any, p fieldpath.Path, t *Type) any {
 	}
 	return v
 }
-
