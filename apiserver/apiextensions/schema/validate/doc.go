@@ -30,7 +30,7 @@
 // when no anyOf/oneOf branch matches, the errors of the branch with the
 // fewest errors are added (kube-openapi picks by its match count); enum
 // values compare numbers by value without kube-openapi's truncating
-// conversion; number formats (int32, float) are not range-checked; the
+// conversion; of the number formats only int32 and float bound the range; the
 // formats are checked by hand-written functions that follow go-openapi's
 // strfmt closely but not byte for byte (isbn, creditcard and duration are
 // simplified); ratcheting (unchanged invalid values allowed on update) is

@@ -99,9 +99,12 @@ type node struct {
 	typ      []string // allowed types; empty means any
 	nullable bool
 	format   string
-	vv       *schema.ValueValidation
-	items    func() *node
-	property func(name string) *node
+	// numberFormat is an integer's or number's format (int32, float, ...),
+	// which bounds its range.
+	numberFormat string
+	vv           *schema.ValueValidation
+	items        func() *node
+	property     func(name string) *node
 	// additional is the schema of properties not in property (nil: none
 	// validated); additionalForbidden means additionalProperties: false.
 	additional          func() *node
@@ -121,6 +124,9 @@ func structuralNode(s *schema.Structural) *node {
 	}
 	if s.ValueValidation != nil {
 		n.format = supportedFormat(s.Type, s.ValueValidation.Format)
+		if s.Type == "integer" || s.Type == "number" {
+			n.numberFormat = s.ValueValidation.Format
+		}
 	}
 	n.items = func() *node { return structuralNode(s.Items) }
 	n.property = func(name string) *node {
@@ -240,6 +246,7 @@ func (w *walk) value(n *node, x any, path string) {
 			w.add(field.TypeInvalid(w.fieldPath(path), t, typeFail(path, n.format, t)))
 		}
 	case int64, float64:
+		w.numberRange(n, x, path)
 		w.number(vv, x, path)
 	case []any:
 		w.array(n, vv, t, path)
@@ -300,6 +307,28 @@ func (w *walk) str(vv *schema.ValueValidation, s, path string) {
 		w.add(field.Invalid(w.fieldPath(path), s, fmt.Sprintf("%s in body should be at least %d chars long", path, *vv.MinLength)))
 	case vv.Pattern != "" && !w.v.patterns[vv.Pattern].MatchString(s):
 		w.add(field.Invalid(w.fieldPath(path), s, fmt.Sprintf("%s in body should match '%s'", path, vv.Pattern)))
+	}
+}
+
+// numberRange: an int32 (or float) format bounds the value. Kubernetes'
+// message is a plain error kube-openapi raises, which it reports at the
+// nil path with an empty value.
+func (w *walk) numberRange(n *node, x any, path string) {
+	if len(n.typ) != 1 || n.numberFormat == "" {
+		return
+	}
+	f, isInt, _ := schema.Number(x)
+	fits := true
+	switch {
+	case n.typ[0] == "integer" && n.numberFormat == "int32":
+		fits = isInt && f >= math.MinInt32 && f <= math.MaxInt32
+	case n.typ[0] == "number" && (n.numberFormat == "float" || n.numberFormat == "float32"):
+		fits = math.Abs(f) <= math.MaxFloat32
+	default:
+		return
+	}
+	if !fits {
+		w.add(field.Invalid(w.rootField(), "", fmt.Sprintf("Checked value must be of type %s with format %s in %s", n.typ[0], n.numberFormat, path)))
 	}
 }
 
