@@ -8,6 +8,7 @@ import (
 	"kubeloop/controllers/nodelifecycle"
 	"kubeloop/controllers/podgc"
 	"kubeloop/controllers/replicaset"
+	"kubeloop/controllers/serviceaccount"
 	"kubeloop/informer"
 )
 
@@ -37,6 +38,10 @@ func KnownControllers() map[string]InitFunc {
 		"podgc": func(cc Context) (Runner, error) {
 			return podgc.NewController(cc.Client, informer.For[*api.Pod](cc.Informers), informer.For[*api.Node](cc.Informers),
 				podgc.Options{TerminatedPodThreshold: cc.ComponentConfig.TerminatedPodGCThreshold, MetricsProvider: cc.Metrics}), nil
+		},
+		"serviceaccount": func(cc Context) (Runner, error) {
+			return serviceaccount.NewController(cc.Client, informer.For[*api.ServiceAccount](cc.Informers), informer.For[*api.Namespace](cc.Informers),
+				serviceaccount.Options{MetricsProvider: cc.Metrics}), nil
 		},
 		"labeler": func(cc Context) (Runner, error) {
 			return labeler.NewController(cc.Client, informer.For[*api.ConfigMap](cc.Informers),

@@ -135,5 +135,11 @@ func TestUpWithLabelerNamespacesLabelsOnlyThere(t *testing.T) {
 	cm, err := cms("default").Get(ctx, "hello", client.GetOptions{})
 	require.NoError(t, err)
 	require.NotContains(t, cm.Labels, "managed-by", "default is not among --labeler-namespaces")
+	// The new namespace got its default ServiceAccount from the
+	// controller manager too.
+	require.Eventually(t, func() bool {
+		_, err := client.For[*api.ServiceAccount](cl).Namespace("team-a").Get(ctx, "default", client.GetOptions{})
+		return err == nil
+	}, deadline, tick)
 	require.Equal(t, 0, up.terminate(t))
 }
