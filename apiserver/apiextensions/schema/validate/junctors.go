@@ -12,12 +12,12 @@ import (
 // about a field: Kubernetes reports them at the nil path ("<nil>") with
 // the value's name quoted in the message, and adds the errors of the
 // branch that came closest.
-func (w *walk) junctors(vv *schema.ValueValidation, x any, path string) {
-	if len(vv.AnyOf) > 0 {
+func (w *walk) junctors(n *node, x any, path string) {
+	if len(n.anyOf) > 0 {
 		var best field.ErrorList
 		ok := false
-		for i := range vv.AnyOf {
-			errs := w.branch(&vv.AnyOf[i], x, path)
+		for _, b := range n.anyOf {
+			errs := w.branch(b, x, path)
 			if len(errs) == 0 {
 				ok = true
 				break
@@ -31,11 +31,11 @@ func (w *walk) junctors(vv *schema.ValueValidation, x any, path string) {
 			w.errs = append(w.errs, best...)
 		}
 	}
-	if len(vv.OneOf) > 0 {
+	if len(n.oneOf) > 0 {
 		var best field.ErrorList
 		valid := 0
-		for i := range vv.OneOf {
-			errs := w.branch(&vv.OneOf[i], x, path)
+		for _, b := range n.oneOf {
+			errs := w.branch(b, x, path)
 			if len(errs) == 0 {
 				valid++
 			} else if valid == 0 && (best == nil || len(errs) < len(best)) {
@@ -51,16 +51,16 @@ func (w *walk) junctors(vv *schema.ValueValidation, x any, path string) {
 			w.add(field.Invalid(w.rootField(), "", fmt.Sprintf("%q must validate one and only one schema (oneOf). Found %d valid alternatives", path, valid)))
 		}
 	}
-	if len(vv.AllOf) > 0 {
+	if len(n.allOf) > 0 {
 		valid := 0
-		for i := range vv.AllOf {
-			errs := w.branch(&vv.AllOf[i], x, path)
+		for _, b := range n.allOf {
+			errs := w.branch(b, x, path)
 			if len(errs) == 0 {
 				valid++
 			}
 			w.errs = append(w.errs, errs...)
 		}
-		if valid != len(vv.AllOf) {
+		if valid != len(n.allOf) {
 			suffix := ""
 			if valid == 0 {
 				suffix = ". None validated"
@@ -68,15 +68,15 @@ func (w *walk) junctors(vv *schema.ValueValidation, x any, path string) {
 			w.add(field.Invalid(w.rootField(), "", fmt.Sprintf("%q must validate all the schemas (allOf)%s", path, suffix)))
 		}
 	}
-	if vv.Not != nil && len(w.branch(vv.Not, x, path)) == 0 {
+	if n.not != nil && len(w.branch(n.not, x, path)) == 0 {
 		w.add(field.Invalid(w.rootField(), "", fmt.Sprintf("%q must not validate the schema (not)", path)))
 	}
 }
 
 // branch validates x against one junctor branch, on its own error list.
-func (w *walk) branch(v *schema.NestedValueValidation, x any, path string) field.ErrorList {
-	sub := &walk{v: w.v, base: w.base}
-	sub.value(nestedNode(v), x, path)
+func (w *walk) branch(b *node, x any, path string) field.ErrorList {
+	sub := &walk{base: w.base}
+	sub.value(b, x, path)
 	return sub.errs
 }
 

@@ -6,6 +6,7 @@ import (
 	"reflect"
 	"regexp"
 	"sort"
+	"strconv"
 	"strings"
 	"unicode/utf8"
 
@@ -14,82 +15,23 @@ import (
 )
 
 // Validator checks custom resources against one structural schema. It is
-// built once per CRD version (the patterns are compiled then) and is safe
-// for concurrent use: nothing in it changes after New.
+// built once per CRD version — the schema's tree of nodes with their
+// patterns compiled — and is safe for concurrent use: nothing in it
+// changes after New.
 type Validator struct {
-	root *schema.Structural
-	// patterns holds every pattern of the schema, compiled.
-	patterns map[string]*regexp.Regexp
+	root   *schema.Structural
+	rootNd *node
 }
 
 // New builds the validator of s. A pattern that does not compile is an
 // error here; CRD validation reports it first, with its field path.
 func New(s *schema.Structural) (*Validator, error) {
-	v := &Validator{root: s, patterns: map[string]*regexp.Regexp{}}
-	if err := v.compile(s); err != nil {
-		return nil, err
+	b := &nodeBuilder{patterns: map[string]*regexp.Regexp{}}
+	root := b.structural(s)
+	if b.err != nil {
+		return nil, b.err
 	}
-	return v, nil
-}
-
-func (v *Validator) compile(s *schema.Structural) error {
-	if s == nil {
-		return nil
-	}
-	if err := v.compileValueValidation(s.ValueValidation); err != nil {
-		return err
-	}
-	if err := v.compile(s.Items); err != nil {
-		return err
-	}
-	for _, p := range s.Properties {
-		if err := v.compile(&p); err != nil {
-			return err
-		}
-	}
-	if s.AdditionalProperties != nil {
-		return v.compile(s.AdditionalProperties.Structural)
-	}
-	return nil
-}
-
-func (v *Validator) compileValueValidation(vv *schema.ValueValidation) error {
-	if vv == nil {
-		return nil
-	}
-	if vv.Pattern != "" && v.patterns[vv.Pattern] == nil {
-		re, err := regexp.Compile(vv.Pattern)
-		if err != nil {
-			return fmt.Errorf("pattern %q: %w", vv.Pattern, err)
-		}
-		v.patterns[vv.Pattern] = re
-	}
-	for _, list := range [][]schema.NestedValueValidation{vv.AllOf, vv.AnyOf, vv.OneOf} {
-		for i := range list {
-			if err := v.compileNested(&list[i]); err != nil {
-				return err
-			}
-		}
-	}
-	return v.compileNested(vv.Not)
-}
-
-func (v *Validator) compileNested(n *schema.NestedValueValidation) error {
-	if n == nil {
-		return nil
-	}
-	if err := v.compileValueValidation(&n.ValueValidation); err != nil {
-		return err
-	}
-	if err := v.compileNested(n.Items); err != nil {
-		return err
-	}
-	for _, p := range n.Properties {
-		if err := v.compileNested(&p); err != nil {
-			return err
-		}
-	}
-	return v.compileNested(n.AdditionalProperties)
+	return &Validator{root: s, rootNd: root}, nil
 }
 
 // node is what one walk step validates against: a structural node (its
@@ -103,19 +45,29 @@ type node struct {
 	// which bounds its range.
 	numberFormat string
 	vv           *schema.ValueValidation
-	items        func() *node
-	property     func(name string) *node
-	// additional is the schema of properties not in property (nil: none
+	pattern      *regexp.Regexp // vv.Pattern, compiled
+	items        *node
+	properties   map[string]*node
+	// additional is the schema of properties not in properties (nil: none
 	// validated); additionalForbidden means additionalProperties: false.
-	additional          func() *node
+	additional          *node
 	additionalForbidden bool
+	// The junctors' branches.
+	allOf, anyOf, oneOf []*node
+	not                 *node
 }
 
-func structuralNode(s *schema.Structural) *node {
+// nodeBuilder turns a schema into nodes, compiling each pattern once.
+type nodeBuilder struct {
+	patterns map[string]*regexp.Regexp
+	err      error
+}
+
+func (b *nodeBuilder) structural(s *schema.Structural) *node {
 	if s == nil {
 		return nil
 	}
-	n := &node{nullable: s.Nullable, vv: s.ValueValidation}
+	n := &node{nullable: s.Nullable}
 	switch {
 	case s.XIntOrString:
 		n.typ = []string{"integer", "string"}
@@ -128,42 +80,71 @@ func structuralNode(s *schema.Structural) *node {
 			n.numberFormat = s.ValueValidation.Format
 		}
 	}
-	n.items = func() *node { return structuralNode(s.Items) }
-	n.property = func(name string) *node {
-		if p, ok := s.Properties[name]; ok {
-			return structuralNode(&p)
+	b.valueValidation(n, s.ValueValidation)
+	n.items = b.structural(s.Items)
+	if len(s.Properties) > 0 {
+		n.properties = make(map[string]*node, len(s.Properties))
+		for k, p := range s.Properties {
+			n.properties[k] = b.structural(&p)
 		}
-		return nil
 	}
 	if ap := s.AdditionalProperties; ap != nil {
 		n.additionalForbidden = !ap.Bool && ap.Structural == nil
-		n.additional = func() *node { return structuralNode(ap.Structural) }
+		n.additional = b.structural(ap.Structural)
 	}
 	return n
 }
 
-func nestedNode(v *schema.NestedValueValidation) *node {
+func (b *nodeBuilder) nested(v *schema.NestedValueValidation) *node {
 	if v == nil {
 		return nil
 	}
 	// A branch has no type of its own, except the int-or-string idiom's
 	// {type: integer} / {type: string}, which is kept so that the branch
 	// can fail.
-	n := &node{vv: &v.ValueValidation, format: supportedFormat(v.ForbiddenGenerics.Type, v.Format)}
+	n := &node{format: supportedFormat(v.ForbiddenGenerics.Type, v.Format)}
 	if t := v.ForbiddenGenerics.Type; t != "" {
 		n.typ = []string{t}
 	}
-	n.items = func() *node { return nestedNode(v.Items) }
-	n.property = func(name string) *node {
-		if p, ok := v.Properties[name]; ok {
-			return nestedNode(&p)
+	b.valueValidation(n, &v.ValueValidation)
+	n.items = b.nested(v.Items)
+	if len(v.Properties) > 0 {
+		n.properties = make(map[string]*node, len(v.Properties))
+		for k, p := range v.Properties {
+			n.properties[k] = b.nested(&p)
 		}
-		return nil
 	}
-	if v.AdditionalProperties != nil {
-		n.additional = func() *node { return nestedNode(v.AdditionalProperties) }
-	}
+	n.additional = b.nested(v.AdditionalProperties)
 	return n
+}
+
+// valueValidation sets n's value validations: vv itself (never nil in a
+// node), its compiled pattern and its junctors' branches.
+func (b *nodeBuilder) valueValidation(n *node, vv *schema.ValueValidation) {
+	if vv == nil {
+		vv = &schema.ValueValidation{}
+	}
+	n.vv = vv
+	if vv.Pattern != "" {
+		re, ok := b.patterns[vv.Pattern]
+		if !ok {
+			var err error
+			if re, err = regexp.Compile(vv.Pattern); err != nil && b.err == nil {
+				b.err = fmt.Errorf("pattern %q: %w", vv.Pattern, err)
+			}
+			b.patterns[vv.Pattern] = re
+		}
+		n.pattern = re
+	}
+	branches := func(list []schema.NestedValueValidation) []*node {
+		out := make([]*node, len(list))
+		for i := range list {
+			out[i] = b.nested(&list[i])
+		}
+		return out
+	}
+	n.allOf, n.anyOf, n.oneOf = branches(vv.AllOf), branches(vv.AnyOf), branches(vv.OneOf)
+	n.not = b.nested(vv.Not)
 }
 
 // ValidateValue checks obj, the whole custom resource, against the schema's
@@ -183,13 +164,12 @@ func (v *Validator) ValidateValueAt(base field.Path, x any) field.ErrorList {
 	if v == nil || v.root == nil {
 		return nil
 	}
-	w := &walk{v: v, base: base}
-	w.value(structuralNode(v.root), x, "")
+	w := &walk{base: base}
+	w.value(v.rootNd, x, "")
 	return w.errs
 }
 
 type walk struct {
-	v    *Validator
 	base field.Path
 	errs field.ErrorList
 }
@@ -235,13 +215,10 @@ func (w *walk) value(n *node, x any, path string) {
 		}
 	}
 	vv := n.vv
-	if vv == nil {
-		vv = &schema.ValueValidation{}
-	}
-	w.junctors(vv, x, path)
+	w.junctors(n, x, path)
 	switch t := x.(type) {
 	case string:
-		w.str(vv, t, path)
+		w.str(n, t, path)
 		if n.format != "" && !validFormat(n.format, t) {
 			w.add(field.TypeInvalid(w.fieldPath(path), t, typeFail(path, n.format, t)))
 		}
@@ -297,7 +274,8 @@ func typeAllows(allowed []string, got string, x any) bool {
 	return false
 }
 
-func (w *walk) str(vv *schema.ValueValidation, s, path string) {
+func (w *walk) str(nd *node, s, path string) {
+	vv := nd.vv
 	// kube-openapi stops at the first failing string check.
 	n := int64(utf8.RuneCountInString(s))
 	switch {
@@ -305,7 +283,7 @@ func (w *walk) str(vv *schema.ValueValidation, s, path string) {
 		w.add(field.TooLong(w.fieldPath(path), int(*vv.MaxLength)))
 	case vv.MinLength != nil && n < *vv.MinLength:
 		w.add(field.Invalid(w.fieldPath(path), s, fmt.Sprintf("%s in body should be at least %d chars long", path, *vv.MinLength)))
-	case vv.Pattern != "" && !w.v.patterns[vv.Pattern].MatchString(s):
+	case nd.pattern != nil && !nd.pattern.MatchString(s):
 		w.add(field.Invalid(w.fieldPath(path), s, fmt.Sprintf("%s in body should match '%s'", path, vv.Pattern)))
 	}
 }
@@ -382,10 +360,8 @@ func (w *walk) number(vv *schema.ValueValidation, x any, path string) {
 
 func (w *walk) array(n *node, vv *schema.ValueValidation, list []any, path string) {
 	if n.items != nil {
-		if items := n.items(); items != nil {
-			for i, e := range list {
-				w.value(items, e, fmt.Sprintf("%s[%d]", path, i))
-			}
+		for i, e := range list {
+			w.value(n.items, e, path+"["+strconv.Itoa(i)+"]")
 		}
 	}
 	size := int64(len(list))
@@ -438,10 +414,7 @@ func (w *walk) object(n *node, vv *schema.ValueValidation, m map[string]any, pat
 	}
 	sort.Strings(keys)
 	for _, k := range keys {
-		var prop *node
-		if n.property != nil {
-			prop = n.property(k)
-		}
+		prop := n.properties[k]
 		child := path + "." + k
 		if path == "" {
 			child = k
@@ -452,7 +425,7 @@ func (w *walk) object(n *node, vv *schema.ValueValidation, m map[string]any, pat
 		case n.additionalForbidden:
 			w.add(field.Invalid(w.fieldPath(path), k, fmt.Sprintf("%s.%s in body is a forbidden property", path, k)))
 		case n.additional != nil:
-			w.value(n.additional(), m[k], path+"."+k)
+			w.value(n.additional, m[k], path+"."+k)
 		}
 	}
 	for _, r := range vv.Required {
