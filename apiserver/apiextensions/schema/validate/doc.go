@@ -24,6 +24,9 @@
 // validateEmbeddedResource) and pkg/apiserver/schema/listtype/validation.go
 // (ValidateListSetsAndMaps).
 //
+// The Validator is the schema turned into a tree of nodes once (nodes.go)
+// and walked per object (validator.go, junctors.go).
+//
 // What we simplify: one walk over the structural schema replaces
 // converting it to a kube-openapi spec.Schema; properties are visited in
 // sorted order (Kubernetes' order follows Go map iteration, so it varies);
