@@ -139,4 +139,3 @@ func (b *nodeBuilder) valueValidation(n *node, vv *schema.ValueValidation) {
 	n.allOf, n.anyOf, n.oneOf = branches(vv.AllOf), branches(vv.AnyOf), branches(vv.OneOf)
 	n.not = b.nested(vv.Not)
 }
-
