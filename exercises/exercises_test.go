@@ -1,26 +1,33 @@
 package exercises_test
 
 import (
-	"bytes"
 	"context"
-	"errors"
+	"flag"
+	"fmt"
 	"os"
 	"os/exec"
 	"path/filepath"
 	"regexp"
-	"runtime"
+	"sort"
 	"strings"
 	"testing"
 	"time"
 
 	"github.com/stretchr/testify/assert"
 	"github.com/stretchr/testify/require"
+
+	"kubeloop/exercises/grader"
 )
 
-// Each exercise is graded in a subprocess, as a student would run it. The
-// machine may have as few as two cores, and two graders start a whole
-// cluster each: two subprocesses at a time is as parallel as it gets.
-const maxConcurrentGraders = 2
+// soundness turns on TestGradersAreSound, which builds and runs every
+// grader about forty times. make test-exercises passes it; the plain
+// go test ./... of make test-main checks only the layout.
+var soundness = flag.Bool("soundness", false, "run every grader against its stub, its reference and its planted bugs")
+
+// Two graders at a time: the machine may have two cores, and most graders
+// start a cluster. Building (linking a test binary with etcd and the
+// apiserver) is what costs; running mostly waits.
+const soundnessParallel = 2
 
 // The build tags an exercise's files carry.
 const (
@@ -29,59 +36,176 @@ const (
 	graderTag = "//go:build exercise || solution"
 )
 
-// goTool is the go command of the toolchain running this test, so the
-// graders build exactly as this test did; "go" on PATH otherwise.
-func goTool(t *testing.T) string {
+func exercises(t *testing.T) []grader.Exercise {
 	t.Helper()
-	if p := filepath.Join(runtime.GOROOT(), "bin", "go"); fileExists(p) {
-		return p
-	}
-	p, err := exec.LookPath("go")
-	require.NoError(t, err, "no go command to run the graders with")
-	return p
-}
-
-func fileExists(p string) bool {
-	st, err := os.Stat(p)
-	return err == nil && !st.IsDir()
-}
-
-// exerciseDirs lists the exercise directories: NN-name.
-func exerciseDirs(t *testing.T) []string {
-	t.Helper()
-	entries, err := os.ReadDir(".")
+	exs, err := grader.Discover(".")
 	require.NoError(t, err)
-	numbered := regexp.MustCompile(`^[0-9]{2}-[a-z0-9-]+$`)
-	var dirs []string
-	for _, e := range entries {
-		if e.IsDir() && numbered.MatchString(e.Name()) {
-			dirs = append(dirs, e.Name())
+	return exs
+}
+
+// studentCopy reports whether the references were taken out (export.sh):
+// then there is nothing to prove sound, only the layout to check.
+func studentCopy(t *testing.T) bool {
+	t.Helper()
+	refs, err := filepath.Glob("*/*_solution.go")
+	require.NoError(t, err)
+	return len(refs) == 0
+}
+
+// The promise every exercise makes, checked the way a student and an
+// instructor meet it:
+//
+//   - with the reference (-tags solution) every test of the grader passes;
+//   - with the stub (-tags exercise) it compiles, and every test fails
+//     with a test failure, not a build error or a crash: a student starts
+//     at zero, and each test passed is earned;
+//   - with each planted bug applied to the reference, the tests its patch
+//     names under "Caught by:" fail (run alone, with -run), again as test
+//     failures: a grader that let a typical mistake through would be
+//     grading nothing.
+//
+// go vet must be clean under both tags too, because the repository's plain
+// go vet ./... sees neither the graders nor the references. The graders run
+// without -race here (a student adds it; the cluster graders under -race
+// would double the time).
+func TestGradersAreSound(t *testing.T) {
+	if !*soundness {
+		t.Skip("run with -args -soundness (make test-exercises): builds and runs every grader against its stub, reference and planted bugs")
+	}
+	if studentCopy(t) {
+		t.Skip("a student copy (export.sh) has no references to prove the graders against")
+	}
+	root, err := grader.ModuleRoot(".")
+	require.NoError(t, err)
+	goBin, err := grader.GoCommand()
+	require.NoError(t, err)
+	start := time.Now()
+	for _, tags := range []string{"solution", "exercise"} {
+		vet := exec.Command(goBin, "vet", "-tags", tags, "./exercises/...")
+		vet.Dir = root
+		out, err := vet.CombinedOutput()
+		require.NoError(t, err, "go vet -tags %s ./exercises/...:\n%s", tags, out)
+	}
+	t.Logf("go vet under both tags: %.1fs", time.Since(start).Seconds())
+
+	var jobs []grader.Job
+	for _, ex := range exercises(t) {
+		jobs = append(jobs, grader.Job{Exercise: ex, Variant: grader.Reference()}, grader.Job{Exercise: ex, Variant: grader.Stub()})
+		for _, b := range ex.Bugs {
+			jobs = append(jobs, grader.Job{Exercise: ex, Variant: grader.WithBug(b)})
 		}
 	}
-	require.NotEmpty(t, dirs, "no exercises found")
-	return dirs
+	ctx, cancel := context.WithTimeout(context.Background(), 12*time.Minute)
+	defer cancel()
+	results := make([]grader.Result, len(jobs))
+	errs := make([]error, len(jobs))
+	slots := make(chan struct{}, soundnessParallel)
+	done := make(chan int)
+	for i, j := range jobs {
+		go func() {
+			slots <- struct{}{}
+			defer func() { <-slots; done <- i }()
+			rn := grader.Runner{Go: goBin, ModuleRoot: root, NoVet: true, Timeout: 2 * time.Minute}
+			if j.Variant.Bug != nil {
+				rn.RunPattern = "^(" + strings.Join(j.Variant.Bug.CaughtBy, "|") + ")$"
+			}
+			results[i], errs[i] = rn.Run(ctx, j.Exercise, j.Variant)
+		}()
+	}
+	for range jobs {
+		<-done
+	}
+
+	var timing []string
+	for i, j := range jobs {
+		res := results[i]
+		timing = append(timing, fmt.Sprintf("%5.1fs %s/%s", res.Elapsed.Seconds(), j.Exercise.Dir, j.Variant))
+		t.Run(j.Exercise.Dir+"/"+j.Variant.String(), func(t *testing.T) {
+			require.NoError(t, errs[i])
+			checkResult(t, res)
+		})
+	}
+	sort.Sort(sort.Reverse(sort.StringSlice(timing)))
+	t.Logf("%d grader runs in %.1fs, slowest first:\n%s", len(jobs), time.Since(start).Seconds(), strings.Join(timing, "\n"))
 }
 
-// goRun runs the go command in this directory and returns its combined
-// output and exit code (-1 if it did not exit normally).
-func goRun(t *testing.T, goBin string, args ...string) (string, int) {
+func checkResult(t *testing.T, res grader.Result) {
 	t.Helper()
-	ctx, cancel := context.WithTimeout(context.Background(), 4*time.Minute)
-	defer cancel()
-	cmd := exec.CommandContext(ctx, goBin, args...)
-	var out bytes.Buffer
-	cmd.Stdout = &out
-	cmd.Stderr = &out
-	err := cmd.Run()
-	var exit *exec.ExitError
-	switch {
-	case err == nil:
-		return out.String(), 0
-	case errors.As(err, &exit):
-		return out.String(), exit.ExitCode()
-	default:
-		t.Fatalf("go %s: %v\n%s", strings.Join(args, " "), err, out.String())
-		return "", -1
+	v := res.Variant
+	cmd := "go test -tags " + v.Tags + " ./exercises/" + res.Exercise.Dir + "/"
+	if v.Bug != nil {
+		cmd = "go run ./exercises/grade -ex " + res.Exercise.Dir + " -bug " + v.Bug.Name + " -v"
+	}
+	require.False(t, res.BuildFailed, "%s does not build:\n%s", cmd, res.BuildOutput)
+	require.False(t, res.TimedOut, "%s timed out:\n%s", cmd, tail(res.Output))
+	if v.Bug == nil && v.Tags == "solution" {
+		require.Equal(t, "pass", res.Status(), "the grader must pass on the reference: %s\nnot passing: %v\n%s",
+			cmd, res.Failed(), tail(res.Output))
+		return
+	}
+	require.False(t, res.Panicked, "the grader must report failures as test failures, not crash: %s\n%s", cmd, tail(res.Output))
+	require.NotZero(t, res.ExitCode, "the grader must fail: %s\n%s", cmd, tail(res.Output))
+	if v.Bug == nil {
+		for _, tr := range res.Tests {
+			assert.Equal(t, "fail", tr.Status, "%s must fail on the stub (%s): the stub must score zero", tr.Name, cmd)
+		}
+		return
+	}
+	byName := map[string]string{}
+	for _, tr := range res.Tests {
+		byName[tr.Name] = tr.Status
+	}
+	for _, name := range v.Bug.CaughtBy {
+		assert.Equal(t, "fail", byName[name], "bugs/%s.patch says %s catches it (%s), but it did not fail:\n%s",
+			v.Bug.Name, name, v.Bug.Description, tail(res.Output))
+	}
+}
+
+// export.sh makes a copy without references or planted bugs in which the
+// exercises still build, the meta-test passes (in its student-copy mode),
+// and the grader grades the student's files. It exports HEAD: run it on a
+// committed tree (as CI is).
+func TestExportMakesAStudentCopyThatBuilds(t *testing.T) {
+	if !*soundness {
+		t.Skip("run with -args -soundness (make test-exercises)")
+	}
+	if studentCopy(t) {
+		t.Skip("already a student copy")
+	}
+	if err := exec.Command("git", "rev-parse", "--git-dir").Run(); err != nil {
+		t.Skip("not a git checkout: export.sh exports a commit")
+	}
+	goBin, err := grader.GoCommand()
+	require.NoError(t, err)
+	dest := filepath.Join(t.TempDir(), "student")
+	out, err := exec.Command("sh", "export.sh", dest).CombinedOutput()
+	require.NoError(t, err, "export.sh:\n%s", out)
+
+	left, err := filepath.Glob(filepath.Join(dest, "exercises", "*", "*_solution.go"))
+	require.NoError(t, err)
+	assert.Empty(t, left, "references left in the student copy")
+	bugs, err := filepath.Glob(filepath.Join(dest, "exercises", "*", "bugs"))
+	require.NoError(t, err)
+	assert.Empty(t, bugs, "planted bugs left in the student copy")
+	for _, ex := range exercises(t) {
+		assert.FileExists(t, filepath.Join(dest, "exercises", ex.Dir, "README.md"))
+	}
+
+	// The light exercises compile there (the others only differ in what
+	// they import), and the copy's own meta-test passes.
+	for _, args := range [][]string{
+		{"vet", "-tags", "exercise", "./exercises/01-ratelimiter/", "./exercises/04-workqueue/"},
+		{"test", "-count=1", "./exercises/"},
+		{"run", "./exercises/grade", "-ex", "4", "-format", "json"},
+	} {
+		cmd := exec.Command(goBin, args...)
+		cmd.Dir = dest
+		out, err := cmd.CombinedOutput()
+		require.NoError(t, err, "go %s in the student copy:\n%s", strings.Join(args, " "), out)
+		if args[0] == "run" {
+			assert.Contains(t, string(out), `"exercise": "04-workqueue"`)
+			assert.Contains(t, string(out), `"variant": "stub"`)
+		}
 	}
 }
 
@@ -94,53 +218,20 @@ func tail(s string) string {
 	return s
 }
 
-// The promise every exercise makes, checked the way a student meets it:
-// with the reference (-tags solution) the grader passes; with the stub
-// (-tags exercise) it compiles and fails with test failures, not a build
-// error or a crash. go vet must be clean under both tags too, because the
-// repository's plain "go vet ./..." sees neither the graders nor the
-// references.
-func TestEveryExerciseFailsOnTheStubAndPassesOnTheReference(t *testing.T) {
-	if testing.Short() {
-		t.Skip("builds and runs every grader twice")
-	}
-	goBin := goTool(t)
-	slots := make(chan struct{}, maxConcurrentGraders)
-	for _, dir := range exerciseDirs(t) {
-		pkg := "./" + dir + "/"
-		t.Run(dir+"/reference", func(t *testing.T) {
-			t.Parallel()
-			slots <- struct{}{}
-			defer func() { <-slots }()
-			out, code := goRun(t, goBin, "vet", "-tags", "solution", pkg)
-			require.Zero(t, code, "go vet -tags solution %s:\n%s", pkg, out)
-			out, code = goRun(t, goBin, "test", "-count=1", "-timeout=150s", "-tags", "solution", pkg)
-			require.Zero(t, code, "the grader must pass on the reference: go test -tags solution %s\n%s", pkg, tail(out))
-		})
-		t.Run(dir+"/stub", func(t *testing.T) {
-			t.Parallel()
-			slots <- struct{}{}
-			defer func() { <-slots }()
-			out, code := goRun(t, goBin, "vet", "-tags", "exercise", pkg)
-			require.Zero(t, code, "go vet -tags exercise %s:\n%s", pkg, out)
-			out, code = goRun(t, goBin, "test", "-count=1", "-timeout=150s", "-tags", "exercise", pkg)
-			require.NotZero(t, code, "the grader must fail on the stub: go test -tags exercise %s\n%s", pkg, tail(out))
-			assert.NotContains(t, out, "[build failed]", "the stub must compile")
-			assert.NotContains(t, out, "[setup failed]", "the stub must compile")
-			assert.NotContains(t, out, "panic:", "the grader must report the stub's failures, not crash on it")
-			assert.Contains(t, out, "--- FAIL: Test", "the grader must fail with test failures\n%s", tail(out))
-		})
-	}
-}
-
-// The file layout the meta-test and the students rely on: a README, a stub
-// and a reference with opposite tags, graders that plain "go test ./..."
-// does not build (they would fail on the stub).
-func TestEveryExerciseHasReadmeStubReferenceAndTaggedGrader(t *testing.T) {
-	for _, dir := range exerciseDirs(t) {
-		t.Run(dir, func(t *testing.T) {
-			assert.FileExists(t, filepath.Join(dir, "README.md"))
-			files, err := filepath.Glob(filepath.Join(dir, "*.go"))
+// The file layout the meta-test and the students rely on: a README with
+// the sections every exercise has, a stub and a reference with opposite
+// tags, graders that plain "go test ./..." does not build (they would fail
+// on the stub), and at least two planted bugs.
+func TestEveryExerciseHasReadmeStubReferenceGraderAndBugs(t *testing.T) {
+	student := studentCopy(t)
+	for _, ex := range exercises(t) {
+		t.Run(ex.Dir, func(t *testing.T) {
+			readme, err := os.ReadFile(filepath.Join(ex.Dir, "README.md"))
+			require.NoError(t, err)
+			for _, section := range []string{"## What to build", "## Read first", "## The Kubernetes original", "## Hints", "## Grading", "Expected time: "} {
+				assert.True(t, strings.Contains(string(readme), section), "%s/README.md has no %q", ex.Dir, section)
+			}
+			files, err := filepath.Glob(filepath.Join(ex.Dir, "*.go"))
 			require.NoError(t, err)
 			var stubs, refs, graders int
 			for _, f := range files {
@@ -155,14 +246,46 @@ func TestEveryExerciseHasReadmeStubReferenceAndTaggedGrader(t *testing.T) {
 					stubs++
 				case tag == refTag:
 					refs++
+					assert.True(t, strings.HasSuffix(f, "_solution.go"), "%s: references are named *_solution.go (export.sh removes them)", f)
 				default:
 					assert.Empty(t, tag, "%s: given code builds under every tag", f)
 				}
 			}
 			assert.Positive(t, stubs, "no file tagged %q for the student", stubTag)
-			assert.Positive(t, refs, "no reference tagged %q", refTag)
 			assert.Positive(t, graders, "no grader")
+			assert.NotEmpty(t, ex.Tests, "the grader declares no tests")
+			if student {
+				return
+			}
+			assert.Positive(t, refs, "no reference tagged %q", refTag)
+			assert.GreaterOrEqual(t, len(ex.Bugs), 2, "%s/bugs needs at least two planted bugs", ex.Dir)
 		})
+	}
+}
+
+// A planted bug changes only the exercise's reference, applies to it as it
+// is today, and names tests the grader has.
+func TestPlantedBugsApplyToTheReferenceAndNameRealTests(t *testing.T) {
+	root, err := grader.ModuleRoot(".")
+	require.NoError(t, err)
+	for _, ex := range exercises(t) {
+		for _, b := range ex.Bugs {
+			t.Run(ex.Dir+"/"+b.Name, func(t *testing.T) {
+				for _, fp := range b.Files {
+					dir, file := filepath.Split(fp.Path)
+					assert.Equal(t, "exercises/"+ex.Dir+"/", dir, "a planted bug patches its own exercise")
+					assert.True(t, strings.HasSuffix(file, "_solution.go"), "a planted bug patches the reference, not %s", fp.Path)
+					orig, err := os.ReadFile(filepath.Join(root, fp.Path))
+					require.NoError(t, err)
+					patched, err := fp.Apply(string(orig))
+					require.NoError(t, err, "bugs/%s.patch no longer applies: regenerate it with git diff", b.Name)
+					assert.NotEqual(t, string(orig), patched)
+				}
+				for _, name := range b.CaughtBy {
+					assert.Contains(t, ex.Tests, name, "bugs/%s.patch says it is caught by %s, which the grader does not declare", b.Name, name)
+				}
+			})
+		}
 	}
 }
 
@@ -189,7 +312,7 @@ var citation = regexp.MustCompile("`([a-z0-9_./-]+\\.go):([A-Za-z_][A-Za-z0-9_]*
 func TestReadmesCiteCodeThatExists(t *testing.T) {
 	readmes, err := filepath.Glob("*/README.md")
 	require.NoError(t, err)
-	readmes = append(readmes, "README.md")
+	readmes = append(readmes, "README.md", "../docs/exercises.md")
 	checked := 0
 	for _, readme := range readmes {
 		text, err := os.ReadFile(readme)
@@ -198,6 +321,9 @@ func TestReadmesCiteCodeThatExists(t *testing.T) {
 			path, name := m[1], m[2]
 			top := strings.Split(path, "/")[0]
 			if top == "staging" || top == "pkg" || top == "cmd" {
+				continue
+			}
+			if strings.HasSuffix(path, "_solution.go") && studentCopy(t) {
 				continue
 			}
 			checked++

@@ -17,6 +17,10 @@ const (
 // "0/3 nodes are available: 1 node(s) were under maintenance, ...".
 const ErrReasonMaintenance = "node(s) were under maintenance"
 
+// ErrNotImplemented is what the stub's Filter fails with; the scheduler
+// reports it on the pod as a SchedulerError.
+const ErrNotImplemented = "NodeLabelPreference.Filter is not written yet"
+
 // Name is the plugin's name: it appears in diagnostics and must be unique
 // among the scheduler's plugins.
 const Name = "NodeLabelPreference"

@@ -98,6 +98,10 @@ func startScheduler(t *testing.T, cl *client.Client, run string) {
 type placement struct {
 	node          string
 	unschedulable string // the PodScheduled=False message
+	// schedulerError is the message of PodScheduled=False with reason
+	// SchedulerError: a plugin failed (the stub does), and waiting longer
+	// would not change that.
+	schedulerError string
 }
 
 // waitPlaced waits until the pod is bound, or declared unschedulable by a
@@ -117,6 +121,9 @@ func waitPlaced(t *testing.T, cl *client.Client, ns, name string) placement {
 			if c.Type == api.PodScheduled && c.Status == api.ConditionFalse && c.Reason == api.PodReasonUnschedulable &&
 				strings.HasPrefix(c.Message, "0/3 nodes") {
 				return placement{unschedulable: c.Message}
+			}
+			if c.Type == api.PodScheduled && c.Status == api.ConditionFalse && c.Reason == scheduler.PodReasonSchedulerError {
+				return placement{schedulerError: c.Message}
 			}
 		}
 		if time.Now().After(deadline) {
