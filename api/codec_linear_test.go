@@ -3,6 +3,7 @@ package api
 import (
 	"fmt"
 	"reflect"
+	"runtime"
 	"strings"
 	"testing"
 	"time"
@@ -57,8 +58,9 @@ func TestDecodeStrictIsLinearInMapKeys(t *testing.T) {
 	const n = 150_000
 	best := func(body []byte) time.Duration {
 		fastest := time.Duration(1<<63 - 1)
-		for range 3 {
+		for range 5 {
 			var cm ConfigMap
+			runtime.GC()
 			start := time.Now()
 			_, _, err := DecodeStrict(body, &cm)
 			fastest = min(fastest, time.Since(start))
@@ -73,10 +75,15 @@ func TestDecodeStrictIsLinearInMapKeys(t *testing.T) {
 	} {
 		t.Run(name, func(t *testing.T) {
 			big := manyKeysConfigMap(n, extra)
-			small := manyKeysConfigMap(n/4, extra)
+			small := manyKeysConfigMap(n/8, extra)
 			require.Less(t, len(big), 3<<20, "the body must fit the apiserver's limit")
 			ratio := float64(best(big)) / float64(best(small))
-			assert.Less(t, ratio, 10.0, "4x the keys took %.1fx the time", ratio)
+			// Linear is 8x and quadratic 64x: the wide margin between keeps
+			// a loaded machine's noise (24x was seen at a load average of
+			// 15 on 2 cores) from failing the test.
+			// TestCleanBodyComparesEachMapKeyOnce proves the fast path
+			// linear by counting instead.
+			assert.Less(t, ratio, 40.0, "8x the keys took %.1fx the time", ratio)
 		})
 	}
 

@@ -2,6 +2,8 @@ package conformance
 
 import (
 	"context"
+	autoscalingv1 "k8s.io/api/autoscaling/v1"
+	"k8s.io/client-go/util/retry"
 	"testing"
 
 	"github.com/stretchr/testify/assert"
@@ -53,10 +55,18 @@ func TestClientGoDryRunStoresNothing(t *testing.T) {
 		Template: corev1.PodTemplateSpec{ObjectMeta: metav1.ObjectMeta{Labels: labels}, Spec: podSpec()},
 	}}, metav1.CreateOptions{})
 	require.NoError(t, err)
-	scale, err := rss.GetScale(ctx, "rs", metav1.GetOptions{})
-	require.NoError(t, err)
-	scale.Spec.Replicas = 4
-	scale, err = rss.UpdateScale(ctx, "rs", scale, metav1.UpdateOptions{DryRun: dry})
+	// The ReplicaSet controller writes the new ReplicaSet's status at any
+	// moment, so the read-modify-write retries on conflict as clients do.
+	var scale *autoscalingv1.Scale
+	err = retry.RetryOnConflict(retry.DefaultRetry, func() error {
+		current, err := rss.GetScale(ctx, "rs", metav1.GetOptions{})
+		if err != nil {
+			return err
+		}
+		current.Spec.Replicas = 4
+		scale, err = rss.UpdateScale(ctx, "rs", current, metav1.UpdateOptions{DryRun: dry})
+		return err
+	})
 	require.NoError(t, err)
 	assert.EqualValues(t, 4, scale.Spec.Replicas)
 	rs, err := rss.Get(ctx, "rs", metav1.GetOptions{})
