@@ -87,7 +87,9 @@ func TestApplyIsNotQuadratic(t *testing.T) {
 	small, large := fastest(n), fastest(8*n)
 	ratio := float64(large) / float64(small)
 	t.Logf("%d containers: %v, %d containers: %v (×%.1f)", n, small, 8*n, large, ratio)
-	require.Less(t, ratio, 28.0, "8× the containers took %.1f× as long: the merge is quadratic again", ratio)
+	// Linear is 8×, the old scanning merge measured 58×; 40 leaves room
+	// for a loaded machine (28 failed once at a load average of 15).
+	require.Less(t, ratio, 40.0, "8× the containers took %.1f× as long: the merge is quadratic again", ratio)
 }
 
 func BenchmarkApplyManyContainers(b *testing.B) {
