@@ -3,12 +3,14 @@ package controllers
 import (
 	"kubeloop/api"
 	"kubeloop/controllers/garbagecollector"
+	"kubeloop/controllers/job"
 	"kubeloop/controllers/labeler"
 	"kubeloop/controllers/namespace"
 	"kubeloop/controllers/nodelifecycle"
 	"kubeloop/controllers/podgc"
 	"kubeloop/controllers/replicaset"
 	"kubeloop/controllers/serviceaccount"
+	"kubeloop/controllers/ttlafterfinished"
 	"kubeloop/informer"
 )
 
@@ -42,6 +44,14 @@ func KnownControllers() map[string]InitFunc {
 		"serviceaccount": func(cc Context) (Runner, error) {
 			return serviceaccount.NewController(cc.Client, informer.For[*api.ServiceAccount](cc.Informers), informer.For[*api.Namespace](cc.Informers),
 				serviceaccount.Options{MetricsProvider: cc.Metrics}), nil
+		},
+		"job": func(cc Context) (Runner, error) {
+			return job.NewController(cc.Client, informer.For[*api.Job](cc.Informers), informer.For[*api.Pod](cc.Informers),
+				cc.Recorder, job.Options{MetricsProvider: cc.Metrics}), nil
+		},
+		"ttl-after-finished": func(cc Context) (Runner, error) {
+			return ttlafterfinished.New(cc.Client, informer.For[*api.Job](cc.Informers),
+				ttlafterfinished.Options{MetricsProvider: cc.Metrics}), nil
 		},
 		"labeler": func(cc Context) (Runner, error) {
 			return labeler.NewController(cc.Client, informer.For[*api.ConfigMap](cc.Informers),
