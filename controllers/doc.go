@@ -3,7 +3,8 @@
 // optional leader election, and serves their workqueue metrics.
 //
 // Each controller lives in its own sub-package (replicaset, labeler,
-// garbagecollector, nodelifecycle, namespace, serviceaccount, podgc, ...) and has the same skeleton, the one of
+// garbagecollector, nodelifecycle, namespace, serviceaccount, podgc, job,
+// ttlafterfinished, ...) and has the same skeleton, the one of
 // Kubernetes' sample-controller: NewController wires informers → handlers
 // that only enqueue keys → a rate-limited workqueue; Run waits for the caches
 // and starts workers; processNextWorkItem does Get / Done / Forget or
