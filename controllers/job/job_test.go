@@ -249,3 +249,81 @@ func TestSuspendedJobRunsNothingUntilResumed(t *testing.T) {
 		return len(ev["Suspended"]) == 1 && len(ev["Resumed"]) == 1
 	}, waitFor, tick)
 }
+
+func TestOnFailureRestartsCountTowardsTheBackoffLimit(t *testing.T) {
+	ns := clustertest.Namespace(t, testCluster)
+	j := newJob(ns, "crashloop", "exit 1", 1, 1)
+	j.Spec.Template.Spec.RestartPolicy = api.RestartPolicyOnFailure
+	j.Spec.BackoffLimit = ptr(int32(2))
+	createJob(t, j)
+
+	require.Eventually(t, func() bool { return isTrue(getJob(t, ns, "crashloop"), api.JobFailed) }, waitFor, tick)
+	j = getJob(t, ns, "crashloop")
+	require.Equal(t, api.JobReasonBackoffLimitExceeded, jobCondition(j, api.JobFailed).Reason)
+	require.Equal(t, int32(1), j.Status.Failed, "one pod, restarted in place by the kubelet, stopped and counted as failed")
+	require.Eventually(t, func() bool { return len(listPods(t, ns)) == 0 }, waitFor, tick, "the crash-looping pod was deleted")
+}
+
+func TestWorkQueueJobCompletesAfterTheFirstSuccess(t *testing.T) {
+	ns := clustertest.Namespace(t, testCluster)
+	j := newJob(ns, "queue", "sleep 0.3", 0, 3)
+	j.Spec.Completions = nil // a work queue: any success means the work is done
+	createJob(t, j)
+	require.Eventually(t, func() bool { return isTrue(getJob(t, ns, "queue"), api.JobComplete) }, waitFor, tick)
+	j = getJob(t, ns, "queue")
+	require.Equal(t, int32(3), j.Status.Succeeded, "the pods running when the first succeeded were let finish")
+	require.Len(t, listPods(t, ns), 3, "no pod was started after the first success")
+}
+
+func TestDeletedJobReleasesItsPods(t *testing.T) {
+	ns := clustertest.Namespace(t, testCluster)
+	createJob(t, newJob(ns, "gone", "sleep 600", 2, 2))
+	require.Eventually(t, func() bool { return getJob(t, ns, "gone").Status.Active == 2 }, waitFor, tick)
+	policy := api.DeletePropagationBackground
+	require.NoError(t, jobs().Namespace(ns).Delete(clustertest.Context(t), "gone", api.DeleteOptions{PropagationPolicy: &policy}))
+	// The garbage collector deletes the pods; they carry the tracking
+	// finalizer, which only the Job controller removes once the Job is gone.
+	require.Eventually(t, func() bool { return len(listPods(t, ns)) == 0 }, waitFor, tick)
+}
+
+func TestRestartedControllerCountsEveryPodOnce(t *testing.T) {
+	ns := clustertest.Namespace(t, testCluster)
+	podHist := watchHistory[*api.Pod](t, ns)
+	j := newJob(ns, "restart", "sleep 0.3", 6, 2)
+	j.Labels = map[string]string{isolatedLabel: "true"}
+	j.Spec.Template.Labels = map[string]string{isolatedLabel: "true"}
+	createJob(t, j)
+
+	// Run a controller until two more pods have succeeded, stop it, and
+	// run a new one, three times: whatever a stopped one had half done
+	// (pods listed as uncounted, finalizers not yet removed, creations not
+	// yet observed) the next must finish without counting or creating
+	// anything twice.
+	for round := 0; round < 3 && !isTrue(getJob(t, ns, "restart"), api.JobComplete); round++ {
+		ctx, cancel := context.WithCancel(context.Background())
+		done := make(chan struct{})
+		go func() { defer close(done); _ = runControllerFor(ctx, testCluster, isolatedLabel) }()
+		want := int32(2 * (round + 1))
+		require.Eventually(t, func() bool {
+			s := getJob(t, ns, "restart").Status
+			counting := s.Succeeded
+			if s.UncountedTerminatedPods != nil {
+				counting += int32(len(s.UncountedTerminatedPods.Succeeded))
+			}
+			return counting >= want || isTrue(getJob(t, ns, "restart"), api.JobComplete)
+		}, waitFor, tick)
+		cancel()
+		<-done
+	}
+	clustertest.Go(t, func(ctx context.Context) { _ = runControllerFor(ctx, testCluster, isolatedLabel) })
+	require.Eventually(t, func() bool { return isTrue(getJob(t, ns, "restart"), api.JobComplete) }, waitFor, tick)
+	j = getJob(t, ns, "restart")
+	require.Equal(t, int32(6), j.Status.Succeeded)
+	require.Zero(t, j.Status.Failed)
+	created := map[string]bool{}
+	for _, ev := range podHist.snapshot() {
+		created[ev.obj.UID] = true
+	}
+	require.Len(t, created, 6, "no pod was created twice")
+	require.LessOrEqual(t, maxActivePods(podHist), 2)
+}

@@ -11,11 +11,17 @@ import (
 	"kubeloop/client/record"
 	"kubeloop/cluster"
 	"kubeloop/cluster/clustertest"
+	"kubeloop/controllers/garbagecollector"
 	"kubeloop/informer"
 	"kubeloop/kubelet"
 	"kubeloop/kubelet/runtime"
 	"kubeloop/scheduler"
 )
+
+// isolatedLabel marks Jobs (and, through their template, pods) that the
+// shared controller leaves alone, because their test runs and stops a
+// controller of its own.
+const isolatedLabel = "kubeloop.test/isolated"
 
 const (
 	waitFor = 60 * time.Second
@@ -29,7 +35,8 @@ const (
 )
 
 // testCluster is one apiserver + etcd for the package, with the Job
-// controller, the scheduler and testNodes simulated nodes whose runtimes
+// controller, the garbage collector, the scheduler and testNodes simulated
+// nodes whose runtimes
 // fail containers on request (flaky). Tests isolate themselves by
 // namespace.
 var (
@@ -40,6 +47,18 @@ var (
 func TestMain(m *testing.M) {
 	comps := []cluster.Component{
 		{Name: ControllerName, Run: runController},
+		{Name: "garbage-collector", Run: func(ctx context.Context, c *cluster.Cluster) error {
+			cl, err := c.NewClient("garbage-collector")
+			if err != nil {
+				return err
+			}
+			factory := informer.NewClientInformerFactory(cl, 0, nil)
+			gc := garbagecollector.NewController(cl, factory, garbagecollector.Options{})
+			factory.Start(ctx)
+			gc.Run(ctx, 2)
+			factory.Shutdown()
+			return nil
+		}},
 		{Name: "scheduler", Run: func(ctx context.Context, c *cluster.Cluster) error {
 			cl, err := c.NewClient("scheduler")
 			if err != nil {
@@ -58,13 +77,21 @@ func TestMain(m *testing.M) {
 }
 
 // runController wires the controller as the controller manager does, with
-// the test's pod-failure back-off.
+// the test's pod-failure back-off, for everything not isolated.
 func runController(ctx context.Context, c *cluster.Cluster) error {
+	return runControllerFor(ctx, c, "!"+isolatedLabel)
+}
+
+// runControllerFor runs a Job controller that sees only the Jobs and pods
+// labelSelector selects, until ctx ends.
+func runControllerFor(ctx context.Context, c *cluster.Cluster, labelSelector string) error {
 	cl, err := c.NewClient(ControllerName)
 	if err != nil {
 		return err
 	}
-	factory := informer.NewClientInformerFactory(cl, 0, nil)
+	factory := informer.NewClientInformerFactory(cl, 0, func(o *api.ListOptions) {
+		o.LabelSelector = labelSelector
+	})
 	rec := record.NewRecorder(cl, ControllerName, "")
 	jm := NewController(cl, informer.For[*api.Job](factory), informer.For[*api.Pod](factory), rec, Options{
 		PodFailureBackOff:    testFailureBackOff,
