@@ -88,8 +88,11 @@ func TestClientGoJobs(t *testing.T) {
 	jobs := clientset(t).BatchV1().Jobs(ns)
 	spec := podSpec()
 	spec.RestartPolicy = corev1.RestartPolicyOnFailure
+	// managedBy hands the Job to another controller, so the cluster's Job
+	// controller leaves its status to this test.
 	j, err := jobs.Create(ctx, &batchv1.Job{ObjectMeta: metav1.ObjectMeta{Name: "pi"}, Spec: batchv1.JobSpec{
 		Completions: ptr.To[int32](2), Template: corev1.PodTemplateSpec{Spec: spec},
+		ManagedBy: ptr.To("example.com/test"),
 	}}, metav1.CreateOptions{})
 	require.NoError(t, err)
 	assert.Equal(t, ptr.To[int32](1), j.Spec.Parallelism)

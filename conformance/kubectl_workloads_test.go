@@ -44,8 +44,9 @@ spec:
 
 // TestKubectlWorkloads drives every real kubectl found through the
 // Deployment, Job, Secret and ServiceAccount commands users run, asserting
-// what a real cluster prints. No controller acts on Deployments or Jobs
-// here, so their status stays empty.
+// what a real cluster prints. No controller acts on Deployments here, so
+// their status stays empty; the Job controller runs Jobs (job_kubectl_test.go
+// follows one to completion).
 func TestKubectlWorkloads(t *testing.T) {
 	for _, bin := range requireKubectls(t) {
 		t.Run(bin.version, func(t *testing.T) {
@@ -107,20 +108,23 @@ func kubectlApplyDeployment(t *testing.T, k *kubectl) {
 
 func kubectlJob(t *testing.T, k *kubectl) {
 	assert.Equal(t, "job.batch/j created\n", k.ok("create", "job", "j", "--image=busybox"))
+	// The Job controller starts it: a startTime (the DURATION column) and a pod.
+	k.ok("wait", "--for=jsonpath={.status.active}=1", "job/j", "--timeout=60s")
 	out := k.ok("get", "jobs")
 	assert.Equal(t, "NAME STATUS COMPLETIONS DURATION AGE", header(out))
-	assert.Regexp(t, `(?m)^j\s+Running\s+0/1\s+\d+s$`, out)
+	assert.Regexp(t, `(?m)^j\s+Running\s+0/1\s+\d+s\s+\d+s$`, out)
 	out = k.ok("get", "job", "j", "-o", "wide")
 	assert.Equal(t, "NAME STATUS COMPLETIONS DURATION AGE CONTAINERS IMAGES SELECTOR", header(out))
-	assert.Regexp(t, `(?m)^j\s+Running\s+0/1\s+\d+s\s+j\s+busybox\s+batch.kubernetes.io/controller-uid=[0-9a-f-]{36}$`, out)
+	assert.Regexp(t, `(?m)^j\s+Running\s+0/1\s+\d+s\s+\d+s\s+j\s+busybox\s+batch.kubernetes.io/controller-uid=[0-9a-f-]{36}$`, out)
 
 	uid := k.ok("get", "job", "j", "-o", "jsonpath={.metadata.uid}")
 	assert.Equal(t, uid+" j "+uid+" j", k.ok("get", "job", "j", "-o",
 		`jsonpath={.spec.template.metadata.labels.batch\.kubernetes\.io/controller-uid} {.spec.template.metadata.labels.job-name} {.metadata.labels.controller-uid} {.metadata.labels.batch\.kubernetes\.io/job-name}`))
 	assert.Equal(t, "1 1 6 NonIndexed false Never", k.ok("get", "job", "j", "-o",
 		"jsonpath={.spec.parallelism} {.spec.completions} {.spec.backoffLimit} {.spec.completionMode} {.spec.suspend} {.spec.template.spec.restartPolicy}"))
-	// kubectl finds the Job's pods by its generated selector.
-	assert.Equal(t, "No resources found in "+k.namespace+" namespace.\n", k.run("get", "pods", "-l", "job-name=j").out())
+	// kubectl finds the Job's pod by its generated label; busybox without a
+	// command never exits.
+	assert.Regexp(t, `(?m)^j-\S+\s+\d/1\s+\S+\s+0\s+`, k.ok("get", "pods", "-l", "job-name=j"))
 
 	out = k.fails("patch", "job", "j", "--type=merge", "-p", `{"spec":{"template":{"spec":{"containers":[{"name":"j","image":"alpine"}]}}}}`)
 	assert.True(t, strings.HasPrefix(out, `The Job "j" is invalid: spec.template: Invalid value: `), out)
