@@ -93,6 +93,13 @@ func kubectlDeployment(t *testing.T, k *kubectl) {
 	assert.Contains(t, k.ok("set", "image", "deployment/web", "nginx=nginx:1.27"), "deployment.apps/web image updated")
 	assert.Equal(t, "nginx:1.27 4", k.ok("get", "deploy", "web", "-o", "jsonpath={.spec.template.spec.containers[0].image} {.metadata.generation}"))
 
+	assert.Equal(t, "deployment.apps/web paused\n", k.ok("rollout", "pause", "deployment/web"))
+	assert.Equal(t, "true", k.ok("get", "deploy", "web", "-o", "jsonpath={.spec.paused}"))
+	assert.Equal(t, "deployment.apps/web resumed\n", k.ok("rollout", "resume", "deployment/web"))
+	assert.Equal(t, "deployment.apps/web restarted\n", k.ok("rollout", "restart", "deployment/web"))
+	assert.NotEmpty(t, k.ok("get", "deploy", "web", "-o", `jsonpath={.spec.template.metadata.annotations.kubectl\.kubernetes\.io/restartedAt}`))
+	assert.Equal(t, "7", k.ok("get", "deploy", "web", "-o", "jsonpath={.metadata.generation}"), "pause, resume and restart are spec changes")
+
 	out = k.ok("describe", "deployment", "web")
 	assert.Regexp(t, `(?m)^Name:\s+web$`, out)
 	assert.Regexp(t, `(?m)^StrategyType:\s+RollingUpdate$`, out)

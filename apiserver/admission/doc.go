@@ -89,8 +89,8 @@
 //     pod-level resources, status-subresource rules, or the
 //     declarative-validation layer. A pod update may change container and
 //     init container images, activeDeadlineSeconds and add tolerations
-//     (Kubernetes also allows in-place resizes). A status write checks only
-//     metadata. Of a Job's podFailurePolicy only the actions, the exit code
+//     (Kubernetes also allows in-place resizes). A status write checks
+//     metadata, and only Deployments' and Jobs' status rules beyond it. Of a Job's podFailurePolicy only the actions, the exit code
 //     operator, non-empty values and "exactly one of onExitCodes and
 //     onPodConditions" are checked (Kubernetes also checks value order, 0
 //     with In, container names and condition types); successPolicy rules

@@ -101,7 +101,8 @@ func validateCreate(a *Attributes) errorList {
 func validateUpdate(a *Attributes) errorList {
 	meta := newPath("metadata")
 	if a.Subresource == "status" {
-		return validateObjectMetaUpdate(a.Object.GetObjectMeta(), a.OldObject.GetObjectMeta(), meta)
+		errs := validateObjectMetaUpdate(a.Object.GetObjectMeta(), a.OldObject.GetObjectMeta(), meta)
+		return append(errs, validateStatusUpdate(a.Object, a.OldObject)...)
 	}
 	switch obj := a.Object.(type) {
 	case *api.Pod:
@@ -142,6 +143,20 @@ func validateUpdate(a *Attributes) errorList {
 		}
 	}
 	return append(kept, validateObjectMetaUpdate(a.Object.GetObjectMeta(), a.OldObject.GetObjectMeta(), meta)...)
+}
+
+// validateStatusUpdate holds the status rules of the kinds that have any;
+// the status of other kinds is taken as written.
+func validateStatusUpdate(obj, old api.Object) errorList {
+	switch obj := obj.(type) {
+	case *api.Deployment:
+		if old, ok := old.(*api.Deployment); ok {
+			return validateDeploymentStatusUpdate(&obj.Status, &old.Status)
+		}
+	case *api.Job:
+		return validateJobStatus(&obj.Status)
+	}
+	return nil
 }
 
 func isUnder(f, parent fieldPath) bool {

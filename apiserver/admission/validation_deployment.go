@@ -9,7 +9,8 @@ import (
 
 // The Deployment rules: pkg/apis/apps/validation/validation.go
 // (ValidateDeployment, ValidateDeploymentSpec, ValidateDeploymentStrategy,
-// ValidateRollingUpdateDeployment, ValidateDeploymentUpdate), v1.37.2.
+// ValidateRollingUpdateDeployment, ValidateDeploymentUpdate,
+// ValidateDeploymentStatus, ValidateDeploymentStatusUpdate), v1.37.2.
 
 func validateDeployment(d *api.Deployment, namespaced bool) errorList {
 	errs := validateObjectMeta(&d.ObjectMeta, namespaced, api.NameIsDNSSubdomain, newPath("metadata"))
@@ -155,4 +156,45 @@ func intOrPercentValue(v api.IntOrString) int {
 		return n
 	}
 	return int(v.IntVal)
+}
+
+// validateDeploymentStatusUpdate: the counts are a consistent picture
+// (nothing counted twice: an available pod is ready, a ready pod exists),
+// and collisionCount only grows, because it salts the name of the next
+// ReplicaSet and going back would reuse a name that collided.
+func validateDeploymentStatusUpdate(st, old *api.DeploymentStatus) errorList {
+	p := newPath("status")
+	errs := validateNonnegative(st.ObservedGeneration, p.Child("observedGeneration"))
+	for _, c := range []struct {
+		name  string
+		value int32
+	}{
+		{"replicas", st.Replicas}, {"updatedReplicas", st.UpdatedReplicas}, {"readyReplicas", st.ReadyReplicas},
+		{"availableReplicas", st.AvailableReplicas}, {"unavailableReplicas", st.UnavailableReplicas},
+	} {
+		errs = append(errs, validateNonnegative(c.value, p.Child(c.name))...)
+	}
+	if st.TerminatingReplicas != nil {
+		errs = append(errs, validateNonnegative(*st.TerminatingReplicas, p.Child("terminatingReplicas"))...)
+	}
+	if st.CollisionCount != nil {
+		errs = append(errs, validateNonnegative(*st.CollisionCount, p.Child("collisionCount"))...)
+	}
+	const msg = "cannot be greater than status.replicas"
+	if st.UpdatedReplicas > st.Replicas {
+		errs = append(errs, invalid(p.Child("updatedReplicas"), st.UpdatedReplicas, msg))
+	}
+	if st.ReadyReplicas > st.Replicas {
+		errs = append(errs, invalid(p.Child("readyReplicas"), st.ReadyReplicas, msg))
+	}
+	if st.AvailableReplicas > st.Replicas {
+		errs = append(errs, invalid(p.Child("availableReplicas"), st.AvailableReplicas, msg))
+	}
+	if st.AvailableReplicas > st.ReadyReplicas {
+		errs = append(errs, invalid(p.Child("availableReplicas"), st.AvailableReplicas, "cannot be greater than readyReplicas"))
+	}
+	if st.CollisionCount != nil && old.CollisionCount != nil && *st.CollisionCount < *old.CollisionCount {
+		errs = append(errs, invalid(p.Child("collisionCount"), *st.CollisionCount, "cannot be decreased"))
+	}
+	return errs
 }

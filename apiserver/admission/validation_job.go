@@ -327,3 +327,24 @@ func validateCompletionsUpdate(spec, old *api.JobSpec, p fieldPath) errorList {
 // omitted is a bad value Kubernetes leaves out of the message
 // (field.OmitValueType).
 type omitted struct{}
+
+// validateJobStatus is ValidateJobStatus: the counters are counts. (The
+// transition rules Kubernetes adds for Jobs that another controller manages
+// — a finished Job stays finished, completionTime only with Complete, ... —
+// are not checked.)
+func validateJobStatus(st *api.JobStatus) errorList {
+	p := newPath("status")
+	var errs errorList
+	for _, c := range []struct {
+		name  string
+		value *int32
+	}{
+		{"active", &st.Active}, {"succeeded", &st.Succeeded}, {"failed", &st.Failed},
+		{"ready", st.Ready}, {"terminating", st.Terminating},
+	} {
+		if c.value != nil {
+			errs = append(errs, validateNonnegative(*c.value, p.Child(c.name))...)
+		}
+	}
+	return errs
+}

@@ -37,6 +37,7 @@ func (e *Store) Delete(ctx context.Context, name string, deleteValidation rest.V
 	if e.DeleteStrategy != nil {
 		grace = e.DeleteStrategy.CheckGracefulDelete(ctx, cur, opts)
 	}
+	opts = e.withDefaultPropagation(ctx, cur, opts)
 	finalizers := deletionFinalizersForGarbageCollection(cur.GetObjectMeta().Finalizers, opts)
 	if grace == 0 && len(finalizers) == 0 {
 		return e.removeNow(ctx, cur, opts)
@@ -177,6 +178,28 @@ func markDeleted(m *api.ObjectMeta, grace int64) {
 	t := api.NewTime(time.Now().Add(time.Duration(grace) * time.Second))
 	m.DeletionTimestamp = &t
 	m.DeletionGracePeriodSeconds = &grace
+}
+
+// withDefaultPropagation gives a delete that names no policy the kind's
+// default, unless the object already carries a garbage collector finalizer
+// (which then decides, as in Kubernetes). Only an orphaning default changes
+// anything: deleting dependents in the background is what a delete without
+// finalizers already does. Kubernetes: Store.shouldOrphanDependents.
+func (e *Store) withDefaultPropagation(ctx context.Context, cur api.Object, opts *api.DeleteOptions) *api.DeleteOptions {
+	gc, ok := e.CreateStrategy.(rest.GarbageCollectionDeleteStrategy)
+	if !ok || opts.PropagationPolicy != nil || opts.OrphanDependents != nil ||
+		gc.DefaultGarbageCollectionPolicy(ctx) != rest.OrphanDependents {
+		return opts
+	}
+	for _, f := range cur.GetObjectMeta().Finalizers {
+		if f == api.FinalizerOrphanDependents || f == api.FinalizerDeleteDependents {
+			return opts
+		}
+	}
+	out := *opts
+	orphan := api.DeletePropagationOrphan
+	out.PropagationPolicy = &orphan
+	return &out
 }
 
 // deletionFinalizersForGarbageCollection adds or removes the garbage

@@ -16,6 +16,5 @@
 // What we simplify: one API version (apps/v1), so there is no
 // extensions/v1beta1 or apps/v1beta2 Scale and no rollback subresource
 // (apps/v1 has none either); the Scale's selector is the Deployment's
-// selector as a string. Status writes check only metadata (Kubernetes also
-// checks the counters, ValidateDeploymentStatus).
+// selector as a string.
 package deployment

@@ -152,3 +152,31 @@ func TestSelectorIsImmutable(t *testing.T) {
 	require.Equal(t, http.StatusUnprocessableEntity, resp.Code, resp.Body)
 	assert.Equal(t, `Invalid value: {"matchLabels":{"app":"web","tier":"fe"}}: field is immutable`, causes(t, resp)["spec.selector"])
 }
+
+func TestDryRunScaleStoresNothing(t *testing.T) {
+	path := deploymentsPath(t)
+	require.Equal(t, http.StatusCreated, do(t, "POST", path, "", deploymentJSON("web", `"replicas":2,`)).Code)
+	before := srv.EtcdRevision(t)
+	resp := do(t, "PATCH", path+"/web/scale?dryRun=All", mergePatch, `{"spec":{"replicas":7}}`)
+	require.Equal(t, http.StatusOK, resp.Code, resp.Body)
+	assert.EqualValues(t, 7, get(resp.Obj(t), "spec", "replicas"))
+	assert.Equal(t, before, srv.EtcdRevision(t), "nothing reached etcd")
+	assert.EqualValues(t, 2, get(do(t, "GET", path+"/web/scale", "", "").Obj(t), "spec", "replicas"))
+}
+
+func TestStatusWritesMustBeConsistent(t *testing.T) {
+	path := deploymentsPath(t)
+	require.Equal(t, http.StatusCreated, do(t, "POST", path, "", deploymentJSON("web", "")).Code)
+	resp := do(t, "PATCH", path+"/web/status", mergePatch, `{"status":{"replicas":1,"readyReplicas":1,"availableReplicas":2,"collisionCount":2}}`)
+	require.Equal(t, http.StatusUnprocessableEntity, resp.Code, resp.Body)
+	c := causes(t, resp)
+	assert.Equal(t, "Invalid value: 2: cannot be greater than readyReplicas", c["status.availableReplicas"])
+
+	require.Equal(t, http.StatusOK, do(t, "PATCH", path+"/web/status", mergePatch, `{"status":{"collisionCount":2}}`).Code)
+	resp = do(t, "PATCH", path+"/web/status", mergePatch, `{"status":{"collisionCount":1}}`)
+	require.Equal(t, http.StatusUnprocessableEntity, resp.Code, resp.Body)
+	assert.Equal(t, "Invalid value: 1: cannot be decreased", causes(t, resp)["status.collisionCount"])
+	resp = do(t, "PATCH", path+"/web/status", mergePatch, `{"status":{"replicas":-1}}`)
+	require.Equal(t, http.StatusUnprocessableEntity, resp.Code, resp.Body)
+	assert.Equal(t, "Invalid value: -1: must be greater than or equal to 0", causes(t, resp)["status.replicas"])
+}

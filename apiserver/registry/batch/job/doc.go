@@ -8,12 +8,14 @@
 // counts the pods it made.
 //
 // Kubernetes counterparts (v1.37.2): pkg/registry/batch/job/strategy.go
-// (jobStrategy.PrepareForCreate, generateSelectorIfNeeded, generateSelector,
+// (jobStrategy.DefaultGarbageCollectionPolicy, PrepareForCreate,
+// generateSelectorIfNeeded, generateSelector,
 // PrepareForUpdate, Validate, ValidateUpdate, validationOptionsForJob,
 // JobToSelectableFields; jobStatusStrategy) and
 // pkg/registry/batch/job/storage/storage.go (NewStorage).
 //
 // What we simplify: no feature gates (every Job field of v1.37.2 is
-// served) and no warnings. A status write checks only metadata (Kubernetes
-// also checks the status transitions, ValidateJobUpdateStatus).
+// served) and no warnings. A status write checks the counters but not the
+// transitions Kubernetes checks for Jobs of other controllers
+// (ValidateJobUpdateStatus with the JobManagedBy options).
 package job

@@ -176,3 +176,32 @@ func TestStatusSubresourceAndFieldSelector(t *testing.T) {
 	require.Equal(t, http.StatusBadRequest, resp.Code, resp.Body)
 	assert.Equal(t, `field label "status.succeeded" not supported for batchv1.Job`, resp.Obj(t)["message"])
 }
+
+func TestDeleteWithoutPolicyOrphansThePods(t *testing.T) {
+	path := jobsPath(t)
+	require.Equal(t, http.StatusCreated, do(t, "POST", path, "", jobJSON("old-client", "")).Code)
+	require.Equal(t, http.StatusCreated, do(t, "POST", path, "", jobJSON("kubectl", "")).Code)
+
+	// client-go's Delete with empty options: batch/v1's default is to
+	// orphan, so the garbage collector's orphan finalizer holds the Job.
+	resp := do(t, "DELETE", path+"/old-client", "", `{"kind":"DeleteOptions","apiVersion":"v1"}`)
+	require.Equal(t, http.StatusOK, resp.Code, resp.Body)
+	j := do(t, "GET", path+"/old-client", "", "").Obj(t)
+	assert.Equal(t, []any{"orphan"}, get(j, "metadata", "finalizers"))
+	assert.NotNil(t, get(j, "metadata", "deletionTimestamp"))
+
+	// kubectl delete asks for Background: gone at once.
+	resp = do(t, "DELETE", path+"/kubectl", "", `{"propagationPolicy":"Background"}`)
+	require.Equal(t, http.StatusOK, resp.Code, resp.Body)
+	assert.Equal(t, http.StatusNotFound, do(t, "GET", path+"/kubectl", "", "").Code)
+}
+
+func TestStatusCountersAreNotNegative(t *testing.T) {
+	path := jobsPath(t)
+	require.Equal(t, http.StatusCreated, do(t, "POST", path, "", jobJSON("pi", "")).Code)
+	resp := do(t, "PATCH", path+"/pi/status", mergePatch, `{"status":{"failed":-1,"ready":-2}}`)
+	require.Equal(t, http.StatusUnprocessableEntity, resp.Code, resp.Body)
+	c := causes(t, resp)
+	assert.Equal(t, "Invalid value: -1: must be greater than or equal to 0", c["status.failed"])
+	assert.Equal(t, "Invalid value: -2: must be greater than or equal to 0", c["status.ready"])
+}

@@ -6,6 +6,7 @@ import (
 
 	"kubeloop/api"
 	"kubeloop/apiserver/registry/generic"
+	"kubeloop/apiserver/registry/rest"
 )
 
 // Strategy is the Job strategy: the default one (status cleared on create
@@ -19,6 +20,15 @@ type Strategy struct {
 // NewStrategy is the strategy of the jobs resource info describes.
 func NewStrategy(info *api.ResourceInfo) Strategy {
 	return Strategy{generic.DefaultStrategy{Info: info}}
+}
+
+// DefaultGarbageCollectionPolicy: a batch/v1 Job deleted without a
+// propagation policy orphans its pods, the behaviour batch/v1 had before
+// garbage collection and keeps for old clients. kubectl asks for
+// Background, and the TTL controller for Foreground. Kubernetes:
+// jobStrategy.DefaultGarbageCollectionPolicy.
+func (Strategy) DefaultGarbageCollectionPolicy(context.Context) rest.GarbageCollectionPolicy {
+	return rest.OrphanDependents
 }
 
 // PrepareForCreate clears status, starts generation at 1 and, unless the
