@@ -17,6 +17,7 @@ import (
 	"k8s.io/apimachinery/pkg/runtime"
 	"k8s.io/apimachinery/pkg/types"
 	"k8s.io/apimachinery/pkg/watch"
+	"k8s.io/client-go/util/retry"
 	"k8s.io/utils/ptr"
 )
 
@@ -54,11 +55,19 @@ func exerciseVerbs[T runtime.Object, L runtime.Object](t *testing.T, c typedClie
 		assert.Equal(t, n, cm.GetName())
 		assert.NotEmpty(t, cm.GetUID())
 	}
-	got, err := c.Get(ctx, names[0], metav1.GetOptions{})
-	require.NoError(t, err)
-	gm, _ := meta.Accessor(got)
-	gm.SetAnnotations(map[string]string{"updated": "yes"})
-	updated, err := c.Update(ctx, got, metav1.UpdateOptions{})
+	// Controllers write some of these kinds too (a ReplicaSet's status),
+	// so the read-modify-write retries on conflict, as clients do.
+	var updated T
+	err = retry.RetryOnConflict(retry.DefaultRetry, func() error {
+		got, err := c.Get(ctx, names[0], metav1.GetOptions{})
+		if err != nil {
+			return err
+		}
+		gm, _ := meta.Accessor(got)
+		gm.SetAnnotations(map[string]string{"updated": "yes"})
+		updated, err = c.Update(ctx, got, metav1.UpdateOptions{})
+		return err
+	})
 	require.NoError(t, err)
 	um, _ := meta.Accessor(updated)
 	assert.Equal(t, "yes", um.GetAnnotations()["updated"])
