@@ -2,6 +2,7 @@ package controllers
 
 import (
 	"kubeloop/api"
+	"kubeloop/controllers/deployment"
 	"kubeloop/controllers/garbagecollector"
 	"kubeloop/controllers/job"
 	"kubeloop/controllers/labeler"
@@ -23,6 +24,11 @@ func KnownControllers() map[string]InitFunc {
 			return replicaset.NewController(cc.Client,
 				informer.For[*api.ReplicaSet](cc.Informers), informer.For[*api.Pod](cc.Informers),
 				cc.Recorder, replicaset.Options{MetricsProvider: cc.Metrics}), nil
+		},
+		"deployment": func(cc Context) (Runner, error) {
+			return deployment.NewController(cc.Client,
+				informer.For[*api.Deployment](cc.Informers), informer.For[*api.ReplicaSet](cc.Informers), informer.For[*api.Pod](cc.Informers),
+				cc.Recorder, deployment.Options{MetricsProvider: cc.Metrics}), nil
 		},
 		"nodelifecycle": func(cc Context) (Runner, error) {
 			return nodelifecycle.NewController(cc.Client,

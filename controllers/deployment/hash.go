@@ -8,7 +8,7 @@ import (
 	"kubeloop/api"
 )
 
-// computeHash is the pod-template-hash of a template: the 32-bit FNV-1a of
+// ComputeHash is the pod-template-hash of a template: the 32-bit FNV-1a of
 // a deep dump of the template, then of the collision count if there is one
 // (as 8 little-endian bytes), written in decimal and re-spelled with
 // safeEncodeString. A Deployment whose new ReplicaSet's name is taken by a
@@ -21,7 +21,7 @@ import (
 // k8s.io/api's, so that the same template gets the same name as it would
 // from kube-controller-manager (conformance/deployment_hash_test.go checks
 // this against go-spew and k8s.io/api).
-func computeHash(template *api.PodTemplateSpec, collisionCount *int32) string {
+func ComputeHash(template *api.PodTemplateSpec, collisionCount *int32) string {
 	h := fnv.New32a()
 	dumpForHash(h, template)
 	if collisionCount != nil {

@@ -20,9 +20,9 @@ func webTemplate(image string) *api.PodTemplateSpec {
 }
 
 func TestComputeHashIsStableAndSafe(t *testing.T) {
-	h := computeHash(webTemplate("nginx:1"), nil)
-	assert.Equal(t, h, computeHash(webTemplate("nginx:1"), nil), "same template, same hash")
-	assert.NotEqual(t, h, computeHash(webTemplate("nginx:2"), nil))
+	h := ComputeHash(webTemplate("nginx:1"), nil)
+	assert.Equal(t, h, ComputeHash(webTemplate("nginx:1"), nil), "same template, same hash")
+	assert.NotEqual(t, h, ComputeHash(webTemplate("nginx:2"), nil))
 	for _, r := range h {
 		assert.True(t, strings.ContainsRune(safeEncodeAlphabet, r), "%q in %q", r, h)
 	}
@@ -31,9 +31,9 @@ func TestComputeHashIsStableAndSafe(t *testing.T) {
 
 func TestCollisionCountChangesTheHash(t *testing.T) {
 	zero, one := int32(0), int32(1)
-	base := computeHash(webTemplate("nginx:1"), nil)
-	assert.NotEqual(t, base, computeHash(webTemplate("nginx:1"), &zero), "a collision count of 0 is still hashed")
-	assert.NotEqual(t, computeHash(webTemplate("nginx:1"), &zero), computeHash(webTemplate("nginx:1"), &one))
+	base := ComputeHash(webTemplate("nginx:1"), nil)
+	assert.NotEqual(t, base, ComputeHash(webTemplate("nginx:1"), &zero), "a collision count of 0 is still hashed")
+	assert.NotEqual(t, ComputeHash(webTemplate("nginx:1"), &zero), ComputeHash(webTemplate("nginx:1"), &one))
 }
 
 func TestSafeEncodeStringMapsDigits(t *testing.T) {

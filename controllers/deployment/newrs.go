@@ -60,7 +60,7 @@ func (dc *Controller) getNewReplicaSet(ctx context.Context, d *api.Deployment, r
 	}
 
 	template := *d.Spec.Template.DeepCopy()
-	hash := computeHash(&template, d.Status.CollisionCount)
+	hash := ComputeHash(&template, d.Status.CollisionCount)
 	template.Labels = withLabel(d.Spec.Template.Labels, DefaultDeploymentUniqueLabelKey, hash)
 	selector := d.Spec.Selector.DeepCopy()
 	selector.MatchLabels = withLabel(selector.MatchLabels, DefaultDeploymentUniqueLabelKey, hash)
