@@ -176,8 +176,33 @@ func (dc *Controller) isScalingEvent(ctx context.Context, d *api.Deployment, rsL
 // keeps them writable, which is how the revision reaches the Deployment)
 // and replaces d with what the server returned, so that a later write in
 // the same sync does not conflict with this one.
+//
+// A conflict usually means the cache had not yet caught up with this
+// controller's own previous status write. If the spec is unchanged
+// (same generation), the write is made once more on a fresh copy, keeping
+// the fresh copy's annotations but this sync's revision: only this
+// controller writes the status, so nothing newer is lost. Kubernetes gives
+// up and requeues, and a Recreate rollout whose NewReplicaSetCreated was
+// lost that way keeps its previous rollout's Progressing message.
 func (dc *Controller) writeStatus(ctx context.Context, d *api.Deployment) error {
-	updated, err := client.For[*api.Deployment](dc.client).Namespace(d.Namespace).UpdateStatus(ctx, d, client.UpdateOptions{})
+	dClient := client.For[*api.Deployment](dc.client).Namespace(d.Namespace)
+	updated, err := dClient.UpdateStatus(ctx, d, client.UpdateOptions{})
+	if api.IsConflict(err) {
+		fresh, getErr := dClient.Get(ctx, d.Name, client.GetOptions{})
+		if getErr != nil || fresh.UID != d.UID || fresh.Generation != d.Generation {
+			return err
+		}
+		collisions := fresh.Status.CollisionCount
+		fresh.Status = d.Status
+		// A collision count never goes down: the fresh one may be higher.
+		if collisions != nil && (d.Status.CollisionCount == nil || *collisions > *d.Status.CollisionCount) {
+			fresh.Status.CollisionCount = collisions
+		}
+		if rev, ok := d.Annotations[RevisionAnnotation]; ok {
+			setDeploymentRevision(fresh, rev)
+		}
+		updated, err = dClient.UpdateStatus(ctx, fresh, client.UpdateOptions{})
+	}
 	if err != nil {
 		return err
 	}
