@@ -41,10 +41,14 @@ type hashDumper struct {
 func (d *hashDumper) write(s string) { _, _ = io.WriteString(d.w, s) }
 
 // kubeFieldTypes names the fields whose Go type is a plain string here but
-// a named type in k8s.io/api or apimachinery.
+// a named type in k8s.io/api or apimachinery
+// (conformance/deployment_hash_test.go lists the differences of the two
+// type trees and fails when they no longer match this table).
 var kubeFieldTypes = map[string]string{
-	"ObjectMeta.UID":     "types.UID",
-	"OwnerReference.UID": "types.UID",
+	"ObjectMeta.UID":                     "types.UID",
+	"OwnerReference.UID":                 "types.UID",
+	"Container.TerminationMessagePolicy": "v1.TerminationMessagePolicy",
+	"PodSpec.DNSPolicy":                  "v1.DNSPolicy",
 }
 
 // kubeTypeNames maps our named types to theirs where the name differs;
