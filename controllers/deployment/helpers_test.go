@@ -176,7 +176,7 @@ func waitComplete(t *testing.T, ns, name string) *api.Deployment {
 		return complete(d) && c != nil && c.Reason == deployment.NewRSAvailableReason
 	}, waitFor, tick)
 	if !ok {
-		t.Fatalf("rollout of %s/%s never completed: %s", ns, name, describe(d))
+		t.Fatalf("rollout of %s/%s never completed: %s\n%s", ns, name, describe(d), describeNamespace(t, ns))
 	}
 	return d
 }
@@ -258,4 +258,31 @@ func assertStatusComplete(t *testing.T, d *api.Deployment, newRS string) {
 		assert.Equal(t, "NewReplicaSetAvailable", prog.Reason)
 		assert.Equal(t, fmt.Sprintf("ReplicaSet %q has successfully progressed.", newRS), prog.Message)
 	}
+}
+
+// describeNamespace summarises the ReplicaSets and pods of ns for failure
+// messages.
+func describeNamespace(t *testing.T, ns string) string {
+	var b strings.Builder
+	for _, rs := range listReplicaSets(t, ns) {
+		fmt.Fprintf(&b, "rs %s: spec %d, status replicas %d ready %d available %d observed %d/%d, annotations %v\n",
+			rs.Name, *rs.Spec.Replicas, rs.Status.Replicas, rs.Status.ReadyReplicas, rs.Status.AvailableReplicas,
+			rs.Status.ObservedGeneration, rs.Generation, rs.Annotations)
+	}
+	counts := map[string]int{}
+	for _, p := range listPods(t, ns, "") {
+		ready := "not-ready"
+		for _, c := range p.Status.Conditions {
+			if c.Type == api.PodReady && c.Status == api.ConditionTrue {
+				ready = "ready"
+			}
+		}
+		state := string(p.Status.Phase) + "/" + ready
+		if p.DeletionTimestamp != nil {
+			state += "/terminating"
+		}
+		counts[p.Labels[deployment.DefaultDeploymentUniqueLabelKey]+" "+state]++
+	}
+	fmt.Fprintf(&b, "pods: %v", counts)
+	return b.String()
 }
