@@ -123,3 +123,16 @@ func TestAvailableCountTrustsTheCautiousSource(t *testing.T) {
 	assert.Equal(t, int32(5), v.availableCount(rs), "the cache knows of fewer available pods")
 	assert.Equal(t, int32(8), v.surgeCount(rs))
 }
+
+func TestLaggingWhenThePodCacheIsMoreCautiousThanTheReplicaSet(t *testing.T) {
+	rs := replicaSetOf("web", 8, 1)
+	rs.Status.AvailableReplicas = 8
+	v := rolloutView{pods: map[string]podCounts{rs.UID: {active: 8, available: 8}}}
+	assert.False(t, v.lagging([]*api.ReplicaSet{rs, nil}), "they agree")
+	v.pods[rs.UID] = podCounts{active: 10, available: 8}
+	assert.True(t, v.lagging([]*api.ReplicaSet{rs}), "two pods to be deleted still run")
+	v.pods[rs.UID] = podCounts{active: 8, available: 7}
+	assert.True(t, v.lagging([]*api.ReplicaSet{rs}), "the cache has not seen a pod become available")
+	v.pods[rs.UID] = podCounts{active: 8, available: 9}
+	assert.False(t, v.lagging([]*api.ReplicaSet{rs}), "a status that trails the cache is updated by the ReplicaSet controller")
+}

@@ -77,6 +77,30 @@ func (v rolloutView) availableCount(rs *api.ReplicaSet) int32 {
 	return max(0, min(rs.Status.AvailableReplicas, c.available)-surplus)
 }
 
+// lagging reports whether the pod cache is more cautious than some
+// ReplicaSet's own counts: pods it no longer wants still run, or fewer are
+// available than its status says. A step held back by that is taken once
+// the two agree. In one controller manager the agreement comes as a
+// ReplicaSet status update, which wakes the Deployment; a Deployment
+// controller with a pod cache of its own (another process) might hear of
+// nothing, so rolloutRolling then looks again after viewRecheckDelay.
+func (v rolloutView) lagging(rss []*api.ReplicaSet) bool {
+	for _, rs := range rss {
+		if rs == nil {
+			continue
+		}
+		c := v.pods[rs.UID]
+		if c.active > rsReplicas(rs) || c.available < rs.Status.AvailableReplicas {
+			return true
+		}
+	}
+	return false
+}
+
+// viewRecheckDelay is how long a step held back by the pod cache waits
+// before it is looked at again, if no event comes first.
+const viewRecheckDelay = time.Second
+
 func (v rolloutView) totalSurge(rss []*api.ReplicaSet) int32 {
 	var n int32
 	for _, rs := range rss {

@@ -35,6 +35,9 @@ func (dc *Controller) rolloutRolling(ctx context.Context, d *api.Deployment, rsL
 	if scaledDown {
 		return dc.syncRolloutStatus(ctx, allRSs, newRS, d, view)
 	}
+	if view.lagging(allRSs) {
+		dc.enqueueAfter(d, viewRecheckDelay)
+	}
 	if deploymentComplete(d, &d.Status) {
 		if err := dc.cleanupDeployment(ctx, oldRSs, d); err != nil {
 			return err
