@@ -74,7 +74,8 @@
 //     the pods it is about to delete. Kubernetes trusts spec and status,
 //     which trail reality by one ReplicaSet sync, and so can briefly exceed
 //     maxSurge or maxUnavailable; kubeloop's tests check both limits on
-//     every pod event.
+//     every pod event. A step the pod cache holds back is retried after a
+//     second if no event comes first (rolloutView.lagging).
 //   - status.terminatingReplicas counts terminating pods from the cache
 //     (the ReplicaSet controller does not report it); it is always set.
 //   - No extensions/v1beta1 rollbackTo (the deprecated.deployment.rollback.to
