@@ -139,9 +139,10 @@ func TestScalingMidRolloutIsProportional(t *testing.T) {
 		return v2 != nil && *v2.Spec.Replicas == 5 && *old.Spec.Replicas == 8 && old.Status.Replicas == 8
 	}, waitFor, tick, "the rollout stalls at 8 old and 5 new")
 
-	// To 20 (at most 25 pods): 12 more, shared by max-replicas 13:
+	// To 20 (at most 25 pods) through the scale subresource, as kubectl
+	// scale does: 12 more, shared by max-replicas 13:
 	// old 8×25/13 = 15.4 → 15, new 5×25/13 = 9.6 → 10.
-	updateDeployment(t, ns, "web", func(d *api.Deployment) { d.Spec.Replicas = int32p(20) })
+	scaleDeployment(t, ns, "web", 20)
 	require.Eventually(t, func() bool {
 		return *getReplicaSet(t, ns, v1.Name).Spec.Replicas == 15 && *getReplicaSet(t, ns, v2.Name).Spec.Replicas == 10
 	}, waitFor, tick, "old %d, new %d", *getReplicaSet(t, ns, v1.Name).Spec.Replicas, *getReplicaSet(t, ns, v2.Name).Spec.Replicas)
@@ -153,4 +154,19 @@ func TestScalingMidRolloutIsProportional(t *testing.T) {
 	msgs := eventMessages(t, ns, "web")
 	assert.Contains(t, msgs, "ScalingReplicaSet: Scaled up replica set "+v1.Name+" to 15 from 8")
 	assert.Contains(t, msgs, "ScalingReplicaSet: Scaled up replica set "+v2.Name+" to 10 from 5")
+}
+
+// scaleDeployment sets spec.replicas through the scale subresource.
+func scaleDeployment(t *testing.T, ns, name string, n int32) {
+	t.Helper()
+	dc := deployments(testCluster.Client, ns)
+	require.NoError(t, client.RetryOnConflict(client.DefaultRetry, func() error {
+		s, err := dc.GetScale(clustertest.Context(t), name)
+		if err != nil {
+			return err
+		}
+		s.Spec.Replicas = n
+		_, err = dc.UpdateScale(clustertest.Context(t), name, s, client.UpdateOptions{})
+		return err
+	}))
 }

@@ -3,6 +3,7 @@ package deployment_test
 import (
 	"fmt"
 	"testing"
+	"time"
 
 	"github.com/stretchr/testify/assert"
 	"github.com/stretchr/testify/require"
@@ -100,3 +101,32 @@ func TestAvailableTurnsFalseWhenPodsAreNotReady(t *testing.T) {
 	assert.Equal(t, int32(4), cur.Status.UnavailableReplicas)
 	assert.Zero(t, cur.Status.AvailableReplicas)
 }
+
+// TestMinReadySecondsHoldsTheRolloutUntilPodsAreAvailable: a pod counts as
+// available only minReadySeconds after it became ready, and a rolling
+// update with no unavailability to spare waits for that at every step.
+func TestMinReadySecondsHoldsTheRolloutUntilPodsAreAvailable(t *testing.T) {
+	const minReady = 2
+	ns := clustertest.Namespace(t, testCluster)
+	d := newDeployment(ns, "web", 2, "nginx:1")
+	d.Spec.MinReadySeconds = minReady
+	d.Spec.Strategy.RollingUpdate = &api.RollingUpdateDeployment{MaxSurge: intOrString(api.FromInt32(1)), MaxUnavailable: intOrString(api.FromInt32(0))}
+	createDeployment(t, d)
+	waitComplete(t, ns, "web")
+
+	start := time.Now()
+	setImage(t, ns, "web", "nginx:2")
+	d = waitComplete(t, ns, "web")
+	// Two steps (one surge pod at a time), each waiting minReadySeconds
+	// for its new pod.
+	assert.GreaterOrEqual(t, time.Since(start), 2*minReady*time.Second)
+	newRS := newReplicaSetOf(t, d)
+	require.NotNil(t, newRS)
+	assert.Equal(t, int32(minReady), newRS.Spec.MinReadySeconds, "the ReplicaSet counts availability the same way")
+
+	updateDeployment(t, ns, "web", func(d *api.Deployment) { d.Spec.MinReadySeconds = 0 })
+	require.Eventually(t, func() bool { return getReplicaSet(t, ns, newRS.Name).Spec.MinReadySeconds == 0 }, waitFor, tick,
+		"a new minReadySeconds reaches the current ReplicaSet")
+}
+
+func intOrString(v api.IntOrString) *api.IntOrString { return &v }
