@@ -399,7 +399,7 @@ func (rn *run) waitUntil(what string, cond func() bool) {
 // deadline is short, so a reflector that never does it fails quickly.
 func (rn *run) soon(what string, cond func() bool) {
 	rn.t.Helper()
-	rn.waitAtMost(2*time.Second, what, cond)
+	rn.waitAtMost(5*time.Second, what, cond)
 }
 
 func (rn *run) waitAtMost(limit time.Duration, what string, cond func() bool) {

@@ -95,7 +95,7 @@ func TestNoCreateStormWhileTheWatchIsDelayed(t *testing.T) {
 
 	release()
 	waitUntil(t, waitFor, "the cache saw the 5 pods", func() bool { return cachedPods(ns) == 5 })
-	waitUntil(t, 2*time.Second, "the expectations were satisfied once the 5 creations were observed", func() bool {
+	waitUntil(t, 5*time.Second, "the expectations were satisfied once the 5 creations were observed", func() bool {
 		return h.ctrl.expectations.SatisfiedExpectations(key)
 	})
 	pokeAndWaitForSync(t, ns, "web", 3)
@@ -119,7 +119,7 @@ func TestNoDoubleDeletesWhileTheWatchIsDelayed(t *testing.T) {
 	key := ns + "/web"
 	createReplicaSet(t, ns, "web", 4)
 	waitUntil(t, waitFor, "the cache saw 4 pods", func() bool { return cachedPods(ns) == 4 })
-	waitUntil(t, 2*time.Second, "the expectations were satisfied", func() bool { return h.ctrl.expectations.SatisfiedExpectations(key) })
+	waitUntil(t, 5*time.Second, "the expectations were satisfied", func() bool { return h.ctrl.expectations.SatisfiedExpectations(key) })
 
 	release := delayPodEvents(t)
 	edit(t, ns, "web", func(rs *api.ReplicaSet) { one := int32(1); rs.Spec.Replicas = &one })
@@ -133,7 +133,7 @@ func TestNoDoubleDeletesWhileTheWatchIsDelayed(t *testing.T) {
 
 	release()
 	waitUntil(t, waitFor, "the cache saw the 3 deletions", func() bool { return cachedPods(ns) == 1 })
-	waitUntil(t, 2*time.Second, "the expectations were satisfied once the 3 deletions were observed", func() bool {
+	waitUntil(t, 5*time.Second, "the expectations were satisfied once the 3 deletions were observed", func() bool {
 		return h.ctrl.expectations.SatisfiedExpectations(key)
 	})
 	assert.Equal(t, 1, podsInAPI(t, ns))
