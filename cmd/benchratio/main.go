@@ -8,14 +8,21 @@
 // are listed with their metrics, so latency percentiles and memory reports
 // show up too.
 //
-// Usage: go test -run '^$' -bench . ./... | go run ./cmd/benchratio
+// Before that list it prints the table of issue 20 (rows.go): each figure,
+// kubeloop's value, the reference's, the ratio, the target and whether it
+// was met. A missed target is printed as MISSED; the command still exits 0,
+// since a slow machine is not a broken build.
+//
+// Usage: go test -run '^$' -bench . ./... | go run ./cmd/benchratio [-results bench/results]
 package main
 
 import (
 	"bufio"
+	"flag"
 	"fmt"
 	"io"
 	"os"
+	"path/filepath"
 	"regexp"
 	"sort"
 	"strconv"
@@ -70,16 +77,25 @@ func higherIsBetter(unit string) bool {
 	return strings.HasSuffix(unit, "/s")
 }
 
-func run(in io.Reader, out io.Writer) error {
+// run reads go test output from in, prints the table and then every
+// paired benchmark to out, and, when resultsDir is set, writes the table
+// there as bench.json and bench.md.
+func run(in io.Reader, out io.Writer, resultsDir string) error {
 	byBase := map[string]map[string]result{}
+	rs := runs{}
 	var order []string
+	var m machine
 	sc := bufio.NewScanner(in)
 	sc.Buffer(make([]byte, 1024*1024), 1024*1024)
 	for sc.Scan() {
+		if cpu, ok := strings.CutPrefix(sc.Text(), "cpu: "); ok {
+			m.CPU = cpu
+		}
 		r, ok := parseLine(sc.Text())
 		if !ok {
 			continue
 		}
+		rs.add(r)
 		base, impl := splitImpl(r.name)
 		if byBase[base] == nil {
 			byBase[base] = map[string]result{}
@@ -90,8 +106,17 @@ func run(in io.Reader, out io.Writer) error {
 	if err := sc.Err(); err != nil {
 		return err
 	}
+	m.fill()
+	lines := evaluate(rows, rs)
+	printTable(out, lines, m)
+	if resultsDir != "" {
+		if err := writeResults(resultsDir, lines, m); err != nil {
+			return err
+		}
+		fmt.Fprintf(out, "written: %s\n", filepath.Join(resultsDir, "bench.{json,md}"))
+	}
 
-	fmt.Fprintln(out, "\n== kubeloop vs reference (same process) ==")
+	fmt.Fprintln(out, "\n== every paired benchmark: kubeloop vs reference (same process) ==")
 	fmt.Fprintf(out, "%-60s %-10s %14s %14s %8s\n", "benchmark", "reference", "kubeloop", "reference", "ratio")
 	var unpaired []result
 	for _, base := range order {
@@ -152,7 +177,9 @@ func human(v float64) string {
 }
 
 func main() {
-	if err := run(os.Stdin, os.Stdout); err != nil {
+	resultsDir := flag.String("results", "", "directory to write bench.json and bench.md into (created if missing)")
+	flag.Parse()
+	if err := run(os.Stdin, os.Stdout, *resultsDir); err != nil {
 		fmt.Fprintln(os.Stderr, "benchratio:", err)
 		os.Exit(1)
 	}

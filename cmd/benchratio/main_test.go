@@ -15,7 +15,7 @@ BenchmarkFanout-2                   	       1	  5000 ns/op	  12.5 p99-ms
 PASS
 `
 	var out strings.Builder
-	require.NoError(t, run(strings.NewReader(in), &out))
+	require.NoError(t, run(strings.NewReader(in), &out, ""))
 	s := out.String()
 	require.Contains(t, s, "BenchmarkCreate/c=64")
 	require.Regexp(t, `BenchmarkCreate/c=64\s+etcd\s+110000\s+100000\s+1\.10x\s+\(ns/op`, s)
