@@ -23,6 +23,10 @@ type cacheWatcher struct {
 	// events and are skipped.
 	startRV        uint64
 	allowBookmarks bool
+	// indexed: the watcher requires the kind's trigger field to equal
+	// indexValue, and is registered under it (watcher_index.go).
+	indexed    bool
+	indexValue string
 
 	input  chan api.WatchEvent
 	result chan api.WatchEvent

@@ -44,8 +44,10 @@ type Cacher struct {
 	ready bool
 	// changed is closed (and replaced) whenever ready or the cache's
 	// resourceVersion changes; waiters select on it.
-	changed  chan struct{}
-	watchers map[int]*cacheWatcher
+	changed chan struct{}
+	// watchers are indexed by the value they require of the kind's
+	// trigger field (watcher_index.go).
+	watchers *indexedWatchers
 	nextID   int
 	// dispatching is true while processEvent waits, without mu, for slow
 	// watchers: their inputs must stay open, so closing them is left to
@@ -86,7 +88,7 @@ func New(ctx context.Context, underlying store.Interface, info *api.ResourceInfo
 		metrics:  m,
 		cache:    newWatchCache(info, opts.EventBufferCapacity),
 		changed:  make(chan struct{}),
-		watchers: map[int]*cacheWatcher{},
+		watchers: newIndexedWatchers(triggerField(info)),
 		budget:   newTimeBudget(max(opts.DispatchTimeoutBudget, 0), time.Now()),
 		memo:     newEncodeMemo(),
 		cancel:   cancel,
@@ -185,18 +187,18 @@ func (c *Cacher) processEvent(typ api.EventType, obj api.Object, rv uint64) {
 	}
 	ev := c.cache.processEvent(typ, obj, rv, time.Now())
 	var blocked []blockedAdd
-	for _, w := range c.watchers {
+	c.watchers.forEvent(ev, func(w *cacheWatcher) {
 		if rv <= w.startRV {
-			continue
+			return
 		}
 		we, ok := watchEventFor(ev, w.filter)
 		if !ok {
-			continue
+			return
 		}
 		if !w.nonblockingAdd(we) {
 			blocked = append(blocked, blockedAdd{w, we})
 		}
-	}
+	})
 	c.metrics.eventsDispatched.Inc()
 	c.metrics.resourceVersion.Set(float64(rv))
 	c.broadcastLocked()
@@ -213,8 +215,8 @@ func (c *Cacher) processEvent(typ api.EventType, obj api.Object, rv uint64) {
 	defer c.mu.Unlock()
 	c.dispatching = false
 	for _, w := range failed {
-		if c.watchers[w.id] == w {
-			c.terminateWatcherLocked(w.id, w)
+		if c.watchers.get(w) == w {
+			c.terminateWatcherLocked(w)
 			c.metrics.terminatedWatchers.Inc()
 			c.log.Warn("watcher fell behind, closing it", "watcher", w.id, "resourceVersion", rv)
 		}
@@ -276,22 +278,22 @@ func (c *Cacher) addWatcherLocked(w *cacheWatcher) {
 	c.nextID++
 	w.id = id
 	w.memo = c.memo
-	c.watchers[id] = w
+	c.watchers.add(w)
 	c.metrics.watchers.Inc()
 	w.forget = func() {
 		c.mu.Lock()
 		defer c.mu.Unlock()
-		c.terminateWatcherLocked(id, w)
+		c.terminateWatcherLocked(w)
 	}
 }
 
 // terminateWatcherLocked unregisters w and closes its input; its goroutine
 // delivers what is buffered and closes the result channel.
-func (c *Cacher) terminateWatcherLocked(id int, w *cacheWatcher) {
-	if c.watchers[id] != w {
+func (c *Cacher) terminateWatcherLocked(w *cacheWatcher) {
+	if c.watchers.get(w) != w {
 		return
 	}
-	delete(c.watchers, id)
+	c.watchers.delete(w)
 	if c.dispatching {
 		c.toClose = append(c.toClose, w)
 	} else {
@@ -301,9 +303,7 @@ func (c *Cacher) terminateWatcherLocked(id int, w *cacheWatcher) {
 }
 
 func (c *Cacher) terminateAllWatchersLocked() {
-	for id, w := range c.watchers {
-		c.terminateWatcherLocked(id, w)
-	}
+	c.watchers.each(c.terminateWatcherLocked)
 }
 
 // runBookmarks sends every watcher that allows bookmarks one with the
@@ -328,15 +328,15 @@ func (c *Cacher) runBookmarks(ctx context.Context) {
 		}
 		rv := c.cache.resourceVersion
 		var obj api.Object
-		for _, w := range c.watchers {
+		c.watchers.each(func(w *cacheWatcher) {
 			if !w.allowBookmarks || rv <= w.startRV {
-				continue
+				return
 			}
 			if obj == nil {
 				obj = bookmarkObject(c.info, rv, false)
 			}
 			w.nonblockingAdd(api.WatchEvent{Type: api.Bookmark, Object: obj})
-		}
+		})
 		c.mu.RUnlock()
 	}
 }

@@ -41,6 +41,7 @@ func (c *Cacher) Watch(ctx context.Context, prefix string, opts store.ListOption
 	consistent := opts.ResourceVersion == ""
 
 	w := newCacheWatcher(c.opts.WatcherBufferSize, newFilter(prefix, opts.Predicate), opts.AllowWatchBookmarks)
+	w.indexValue, w.indexed = c.watchers.indexValueFor(opts.Predicate.Field)
 	var initial []api.WatchEvent
 	switch {
 	case sendInitial:

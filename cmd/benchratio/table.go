@@ -140,14 +140,14 @@ func ratioText(p *float64) string {
 // printTable writes the table for a terminal.
 func printTable(out io.Writer, lines []line, m machine) {
 	fmt.Fprintf(out, "\n== kubeloop: figures and targets (%s) ==\n", m)
-	fmt.Fprintf(out, "%-58s %-14s %12s %12s %-10s %8s %8s  %s\n", "figure", "unit", "kubeloop", "reference", "(ref)", "ratio", "target", "")
+	fmt.Fprintf(out, "%-64s %-14s %12s %12s %-10s %8s %8s  %s\n", "figure", "unit", "kubeloop", "reference", "(ref)", "ratio", "target", "")
 	missed := 0
 	for _, l := range lines {
 		v := verdict(l)
 		if v == "MISSED" || v == "NOT RUN" {
 			missed++
 		}
-		fmt.Fprintf(out, "%-58s %-14s %12s %12s %-10s %8s %8s  %s\n",
+		fmt.Fprintf(out, "%-64s %-14s %12s %12s %-10s %8s %8s  %s\n",
 			l.Figure, l.Unit, num(l.Kubeloop), num(l.Reference), l.RefName, ratioText(l.Ratio), l.Target, v)
 	}
 	fmt.Fprintf(out, "%d rows, %d missed or not run. Ratios are kubeloop ÷ reference: for ns/op and ms lower is better, for /s higher.\n", len(lines), missed)
