@@ -27,6 +27,8 @@
 //     oldest (watch_cache.go: resizeCacheLocked). Options.EventBufferCapacity
 //     fixes the size. A watch from RV N older than the ring can serve fails
 //     with 410 Expired "too old resource version: N (OLDEST)".
+//   - watcher_index.go: indexedWatchers — which watchers an event is
+//     offered to (skip on a first reading).
 //   - cache_watcher.go: cacheWatcher — one client's stream, with the
 //     ADDED/DELETED translation when a MODIFIED moves an object into or out
 //     of its selector (cache_watcher.go: convertToWatchEvent, processInterval).
@@ -75,8 +77,10 @@
 //   - LIST with RV "0" ignores limit (as Kubernetes does), and limit with any
 //     other RV, continue, and resourceVersionMatch=Exact go to the store.
 //     Get serves only RV "0" from memory.
-//   - No watcher indexes (by namespace, name or spec.nodeName trigger): each
-//     event is checked against every watcher's filter.
+//   - One watcher index, on the kind's trigger field (pods: spec.nodeName,
+//     nodes: metadata.name; watcher_index.go, Kubernetes' indexedWatchers);
+//     no index by namespace, and other kinds' events are checked against
+//     every watcher's filter.
 //   - Instead of cachingObject (the event object wrapped with its
 //     serializations), watchers offer EncodeObject: the apiserver's JSON of
 //     an event object, made once and kept for the last 512 objects
