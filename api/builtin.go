@@ -91,6 +91,28 @@ func builtinKinds() []ResourceInfo {
 			New:     func() Object { return &Lease{} },
 			NewList: func() ListObject { return &LeaseList{} },
 		},
+		{
+			Group: RBACGroupName, Version: "v1", Kind: "ClusterRoleBinding", Resource: "clusterrolebindings", Singular: "clusterrolebinding",
+			New:     func() Object { return &ClusterRoleBinding{} },
+			NewList: func() ListObject { return &ClusterRoleBindingList{} },
+		},
+		{
+			Group: RBACGroupName, Version: "v1", Kind: "ClusterRole", Resource: "clusterroles", Singular: "clusterrole",
+			New:     func() Object { return &ClusterRole{} },
+			NewList: func() ListObject { return &ClusterRoleList{} },
+		},
+		{
+			Group: RBACGroupName, Version: "v1", Kind: "RoleBinding", Resource: "rolebindings", Singular: "rolebinding",
+			Namespaced: true,
+			New:        func() Object { return &RoleBinding{} },
+			NewList:    func() ListObject { return &RoleBindingList{} },
+		},
+		{
+			Group: RBACGroupName, Version: "v1", Kind: "Role", Resource: "roles", Singular: "role",
+			Namespaced: true,
+			New:        func() Object { return &Role{} },
+			NewList:    func() ListObject { return &RoleList{} },
+		},
 	}
 }
 

@@ -25,6 +25,10 @@ func TestBuiltinRegistryFindsEveryKindByKindResourceAndType(t *testing.T) {
 		{"apps", "ReplicaSet", "replicasets", "apps/v1", &ReplicaSet{}, true},
 		{"batch", "Job", "jobs", "batch/v1", &Job{}, true},
 		{"coordination.k8s.io", "Lease", "leases", "coordination.k8s.io/v1", &Lease{}, true},
+		{"rbac.authorization.k8s.io", "Role", "roles", "rbac.authorization.k8s.io/v1", &Role{}, true},
+		{"rbac.authorization.k8s.io", "RoleBinding", "rolebindings", "rbac.authorization.k8s.io/v1", &RoleBinding{}, true},
+		{"rbac.authorization.k8s.io", "ClusterRole", "clusterroles", "rbac.authorization.k8s.io/v1", &ClusterRole{}, false},
+		{"rbac.authorization.k8s.io", "ClusterRoleBinding", "clusterrolebindings", "rbac.authorization.k8s.io/v1", &ClusterRoleBinding{}, false},
 	}
 	require.Len(t, r.All(), len(cases))
 	for _, c := range cases {

@@ -23,6 +23,12 @@ func typeDocs() map[string]typeDoc {
 				"PodAntiAffinity": "Rules for keeping the pod out of the topology domains of certain other pods.",
 			},
 		},
+		"AggregationRule": {
+			doc: "AggregationRule says which ClusterRoles to combine: those whose labels match any of the selectors.",
+			fields: map[string]string{
+				"ClusterRoleSelectors": "Selectors of the ClusterRoles whose rules are combined (ORed).",
+			},
+		},
 		"AppArmorProfile": {
 			doc: "AppArmorProfile picks the AppArmor profile of a pod or container.",
 			fields: map[string]string{
@@ -115,6 +121,30 @@ func typeDocs() map[string]typeDoc {
 				"ReadOnly":  "When true, every mount of this volume is read-only whatever volumeMounts say; default false.",
 				"SecretRef": "Secret with the parameters for connecting to OpenStack.",
 			},
+		},
+		"ClusterRole": {
+			doc: "ClusterRole is a cluster-wide set of rules: granted in one namespace by a RoleBinding or everywhere by a ClusterRoleBinding. Its rules may also be the union of other ClusterRoles' (AggregationRule).",
+			fields: map[string]string{
+				"TypeMeta":        "Kind \"ClusterRole\" and apiVersion \"rbac.authorization.k8s.io/v1\".",
+				"ObjectMeta":      "Standard object metadata.",
+				"Rules":           "What the role allows; with an aggregationRule the controller owns this list and overwrites any change.",
+				"AggregationRule": "If set, the clusterrole-aggregation controller fills rules with the rules of every ClusterRole some selector matches.",
+			},
+		},
+		"ClusterRoleBinding": {
+			doc: "ClusterRoleBinding grants a ClusterRole in every namespace and on cluster-scoped resources and non-resource URLs.",
+			fields: map[string]string{
+				"TypeMeta":   "Kind \"ClusterRoleBinding\" and apiVersion \"rbac.authorization.k8s.io/v1\".",
+				"ObjectMeta": "Standard object metadata.",
+				"Subjects":   "Who is granted the role.",
+				"RoleRef":    "The ClusterRole granted; immutable.",
+			},
+		},
+		"ClusterRoleBindingList": {
+			doc: "ClusterRoleBindingList is a list of ClusterRoleBindings.",
+		},
+		"ClusterRoleList": {
+			doc: "ClusterRoleList is a list of ClusterRoles.",
 		},
 		"ClusterTrustBundleProjection": {
 			doc: "ClusterTrustBundleProjection picks ClusterTrustBundle objects, either one by name or all of a signer filtered by labels, and writes their certificates to a file.",
@@ -1794,6 +1824,16 @@ func typeDocs() map[string]typeDoc {
 				"LastTransitionTime": "When the current set of conditions first appeared.",
 			},
 		},
+		"PolicyRule": {
+			doc: "PolicyRule is one grant: these verbs on these resources (of these API groups, optionally only these names), or these verbs on these non-resource URLs. \"*\" matches anything in any list.",
+			fields: map[string]string{
+				"Verbs":           "The verbs allowed: get, list, watch, create, update, patch, delete, deletecollection, or \"*\" for all.",
+				"APIGroups":       "The API groups of the resources (\"\" is the core group).",
+				"Resources":       "The resources, \"resource/subresource\" for a subresource, \"*\" for all.",
+				"ResourceNames":   "If set, only objects with these names. It cannot restrict create, list, watch or deletecollection, whose requests carry no name.",
+				"NonResourceURLs": "Paths outside the resource API (/healthz, /version, /api); a trailing \"*\" matches any suffix. Only in ClusterRoles bound cluster-wide.",
+			},
+		},
 		"PortworxVolumeSource": {
 			doc: "PortworxVolumeSource attaches a Portworx volume to the node.",
 			fields: map[string]string{
@@ -2019,6 +2059,37 @@ func typeDocs() map[string]typeDoc {
 		},
 		"RestartPolicy": {
 			doc: "RestartPolicy says what the kubelet does when a container of the pod exits: Always restarts it, OnFailure restarts it only after a non-zero exit, Never leaves it stopped. The default is Always.",
+		},
+		"Role": {
+			doc: "Role is a namespaced set of rules; only a RoleBinding in the same namespace can grant it.",
+			fields: map[string]string{
+				"TypeMeta":   "Kind \"Role\" and apiVersion \"rbac.authorization.k8s.io/v1\".",
+				"ObjectMeta": "Standard object metadata.",
+				"Rules":      "What the role allows.",
+			},
+		},
+		"RoleBinding": {
+			doc: "RoleBinding grants a Role of its namespace, or a ClusterRole limited to its namespace, to subjects.",
+			fields: map[string]string{
+				"TypeMeta":   "Kind \"RoleBinding\" and apiVersion \"rbac.authorization.k8s.io/v1\".",
+				"ObjectMeta": "Standard object metadata.",
+				"Subjects":   "Who is granted the role.",
+				"RoleRef":    "The role granted; immutable.",
+			},
+		},
+		"RoleBindingList": {
+			doc: "RoleBindingList is a list of RoleBindings.",
+		},
+		"RoleList": {
+			doc: "RoleList is a list of Roles.",
+		},
+		"RoleRef": {
+			doc: "RoleRef names the role a binding grants. It cannot change after creation: delete and recreate the binding instead.",
+			fields: map[string]string{
+				"APIGroup": "Always \"rbac.authorization.k8s.io\".",
+				"Kind":     "\"Role\" (only in a RoleBinding) or \"ClusterRole\".",
+				"Name":     "The role's name (a Role in the binding's namespace).",
+			},
 		},
 		"RollingUpdateDeployment": {
 			doc: "RollingUpdateDeployment bounds a rolling update. Both are a count or a percentage of spec.replicas; they cannot both be 0, or no step could be taken.",
@@ -2259,6 +2330,15 @@ func typeDocs() map[string]typeDoc {
 				"FSType":          "Filesystem to mount, one the node supports (e.g. \"ext4\", \"xfs\", \"ntfs\"); default \"ext4\".",
 				"ReadOnly":        "When true, every mount of this volume is read-only whatever volumeMounts say; default false.",
 				"SecretRef":       "Secret with the StorageOS API credentials; unset tries the defaults.",
+			},
+		},
+		"Subject": {
+			doc: "Subject is who a binding grants its role to: a User, a Group (both names the authenticator produced) or a ServiceAccount (in a namespace).",
+			fields: map[string]string{
+				"Kind":      "\"User\", \"Group\" or \"ServiceAccount\".",
+				"APIGroup":  "\"\" for ServiceAccount, \"rbac.authorization.k8s.io\" for User and Group (defaulted).",
+				"Name":      "The user, group or account name.",
+				"Namespace": "The ServiceAccount's namespace; empty for users and groups.",
 			},
 		},
 		"SuccessPolicy": {

@@ -16,6 +16,7 @@ import (
 	batchv1 "k8s.io/api/batch/v1"
 	coordinationv1 "k8s.io/api/coordination/v1"
 	corev1 "k8s.io/api/core/v1"
+	rbacv1 "k8s.io/api/rbac/v1"
 	apiequality "k8s.io/apimachinery/pkg/api/equality"
 	"k8s.io/apimachinery/pkg/api/resource"
 	metav1 "k8s.io/apimachinery/pkg/apis/meta/v1"
@@ -97,6 +98,14 @@ func roundTripKinds() []roundTripKind {
 		pairOf[corev1.ServiceAccountList, *corev1.ServiceAccountList, api.ServiceAccountList]("", "v1", "ServiceAccountList"),
 		pairOf[coordinationv1.Lease, *coordinationv1.Lease, api.Lease]("coordination.k8s.io", "v1", "Lease"),
 		pairOf[coordinationv1.LeaseList, *coordinationv1.LeaseList, api.LeaseList]("coordination.k8s.io", "v1", "LeaseList"),
+		pairOf[rbacv1.Role, *rbacv1.Role, api.Role]("rbac.authorization.k8s.io", "v1", "Role"),
+		pairOf[rbacv1.RoleList, *rbacv1.RoleList, api.RoleList]("rbac.authorization.k8s.io", "v1", "RoleList"),
+		pairOf[rbacv1.ClusterRole, *rbacv1.ClusterRole, api.ClusterRole]("rbac.authorization.k8s.io", "v1", "ClusterRole"),
+		pairOf[rbacv1.ClusterRoleList, *rbacv1.ClusterRoleList, api.ClusterRoleList]("rbac.authorization.k8s.io", "v1", "ClusterRoleList"),
+		pairOf[rbacv1.RoleBinding, *rbacv1.RoleBinding, api.RoleBinding]("rbac.authorization.k8s.io", "v1", "RoleBinding"),
+		pairOf[rbacv1.RoleBindingList, *rbacv1.RoleBindingList, api.RoleBindingList]("rbac.authorization.k8s.io", "v1", "RoleBindingList"),
+		pairOf[rbacv1.ClusterRoleBinding, *rbacv1.ClusterRoleBinding, api.ClusterRoleBinding]("rbac.authorization.k8s.io", "v1", "ClusterRoleBinding"),
+		pairOf[rbacv1.ClusterRoleBindingList, *rbacv1.ClusterRoleBindingList, api.ClusterRoleBindingList]("rbac.authorization.k8s.io", "v1", "ClusterRoleBindingList"),
 		pairOf[corev1.Binding, *corev1.Binding, api.Binding]("", "v1", "Binding"),
 		pairOf[autoscalingv1.Scale, *autoscalingv1.Scale, api.Scale]("autoscaling", "v1", "Scale"),
 		pairOf[metav1.DeleteOptions, *metav1.DeleteOptions, api.DeleteOptions]("", "v1", "DeleteOptions"),
