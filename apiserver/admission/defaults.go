@@ -47,6 +47,12 @@ func (Defaulting) Admit(_ context.Context, a *Attributes) error {
 		setDefaultsNamespace(obj)
 	case *api.Node:
 		setDefaultsNode(obj)
+	case *api.RoleBinding:
+		setDefaultsRoleRef(&obj.RoleRef)
+		setDefaultsSubjects(obj.Subjects)
+	case *api.ClusterRoleBinding:
+		setDefaultsRoleRef(&obj.RoleRef)
+		setDefaultsSubjects(obj.Subjects)
 	}
 	return nil
 }

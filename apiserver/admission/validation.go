@@ -91,6 +91,14 @@ func validateCreate(a *Attributes) errorList {
 		return validateEvent(obj, ns)
 	case *api.Lease:
 		return validateLease(obj, ns)
+	case *api.Role:
+		return validateRole(obj, ns)
+	case *api.ClusterRole:
+		return validateClusterRole(obj, ns)
+	case *api.RoleBinding:
+		return validateRoleBinding(obj, ns)
+	case *api.ClusterRoleBinding:
+		return validateClusterRoleBinding(obj, ns)
 	}
 	return validateObjectMeta(a.Object.GetObjectMeta(), ns, api.NameIsDNSSubdomain, newPath("metadata"))
 }
@@ -142,7 +150,8 @@ func validateUpdate(a *Attributes) errorList {
 			kept = append(kept, e)
 		}
 	}
-	return append(kept, validateObjectMetaUpdate(a.Object.GetObjectMeta(), a.OldObject.GetObjectMeta(), meta)...)
+	kept = append(kept, validateObjectMetaUpdate(a.Object.GetObjectMeta(), a.OldObject.GetObjectMeta(), meta)...)
+	return append(kept, validateRoleRefUpdate(a.Object, a.OldObject)...)
 }
 
 // validateStatusUpdate holds the status rules of the kinds that have any;

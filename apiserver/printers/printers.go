@@ -102,6 +102,9 @@ func tablePrinterFor(info *api.ResourceInfo) tablePrinter {
 		}, cells: eventCells}
 	case "apps/Deployment", "batch/Job", "/Secret", "/ServiceAccount":
 		return workloadPrinter(info)
+	case "rbac.authorization.k8s.io/Role", "rbac.authorization.k8s.io/ClusterRole",
+		"rbac.authorization.k8s.io/RoleBinding", "rbac.authorization.k8s.io/ClusterRoleBinding":
+		return rbacPrinter(info)
 	case "coordination.k8s.io/Lease":
 		return tablePrinter{columns: []tableColumn{
 			nameColumn(), col("Holder", "string", "spec.holderIdentity: who holds the lease.", 0), ageColumn(),
