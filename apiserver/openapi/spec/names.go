@@ -64,6 +64,9 @@ func modelPackage(goName string) string {
 		return "io.k8s.api.scheduling.v1alpha3"
 	case "Lease", "LeaseSpec":
 		return "io.k8s.api.coordination.v1"
+	case "Role", "ClusterRole", "RoleBinding", "ClusterRoleBinding", "PolicyRule", "AggregationRule",
+		"Subject", "RoleRef":
+		return "io.k8s.api.rbac.v1"
 	case "Scale", "ScaleSpec", "ScaleStatus":
 		return "io.k8s.api.autoscaling.v1"
 	case "Quantity":

@@ -24,7 +24,8 @@ func isRequired(typeName, property string, opts jsonOptions) bool {
 		"Event.reportingComponent", "Event.reportingInstance",
 		"ReplicaSetCondition.type", "ReplicaSetCondition.status",
 		"DeploymentCondition.type", "DeploymentCondition.status",
-		"PodFailurePolicyOnPodConditionsPattern.status":
+		"PodFailurePolicyOnPodConditionsPattern.status",
+		"Role.rules", "ClusterRole.rules", "RoleRef.apiGroup":
 		return false
 	}
 	if len(typeName) > 4 && typeName[len(typeName)-4:] == "List" && property == "metadata" {
