@@ -5,6 +5,11 @@ import (
 	"strings"
 )
 
+// KeyFunc turns an object into the key a cache or queue stores it under
+// (client-go: cache.KeyFunc). The DeltaFIFO groups deltas by it and the
+// informer's Indexer stores objects by it.
+type KeyFunc func(obj any) (string, error)
+
 // MetaNamespaceKeyFunc is the key every cache and queue uses for an object:
 // "namespace/name", or "name" for cluster-scoped objects. It accepts an Object
 // or a string that already is a key.

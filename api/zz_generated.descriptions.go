@@ -1054,6 +1054,9 @@ func typeDocs() map[string]typeDoc {
 				"Ready":                   "Active pods that are ready.",
 			},
 		},
+		"KeyFunc": {
+			doc: "KeyFunc turns an object into the key a cache or queue stores it under (client-go: cache.KeyFunc). The DeltaFIFO groups deltas by it and the informer's Indexer stores objects by it.",
+		},
 		"KeyToPath": {
 			doc: "KeyToPath writes one key of a Secret or ConfigMap to a chosen file.",
 			fields: map[string]string{

@@ -53,9 +53,6 @@ type DeletedFinalStateUnknown struct {
 	Obj any
 }
 
-// KeyFunc turns an object into the key the queue groups deltas by.
-type KeyFunc func(obj any) (string, error)
-
 // TransformFunc rewrites an object before it is queued, typically to drop
 // fields a consumer never reads. It sees new objects only: tombstones and
 // Resync's Sync deltas carry objects that already went through it once.

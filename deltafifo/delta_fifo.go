@@ -19,7 +19,7 @@ type PopProcessFunc func(obj any, isInInitialList bool) error
 // DeltaFIFOOptions configures a DeltaFIFO. Every field is optional.
 type DeltaFIFOOptions struct {
 	// KeyFunction keys objects; the default is api.MetaNamespaceKeyFunc.
-	KeyFunction KeyFunc
+	KeyFunction api.KeyFunc
 	// KnownObjects is what the consumer already holds. Without it, Replace
 	// cannot notice deletions of objects that were already popped, and
 	// Resync does nothing.
@@ -54,7 +54,7 @@ type DeltaFIFO struct {
 	closed                  bool
 	lastSyncResourceVersion string
 
-	keyFunc               KeyFunc
+	keyFunc               api.KeyFunc
 	knownObjects          KeyListerGetter
 	emitDeltaTypeReplaced bool
 	transformer           TransformFunc

@@ -16,9 +16,10 @@ type ListerWatcherFunc func(info *api.ResourceInfo) reflector.ListerWatcher
 // SharedInformerFactory hands out one informer per resource per process, so
 // every controller in a controller manager shares one watch and one cache.
 type SharedInformerFactory struct {
-	newLW  ListerWatcherFunc
-	resync time.Duration
-	opts   Options
+	newLW ListerWatcherFunc
+	// opts is what every informer is made with (ResyncPeriod is
+	// client-go's defaultResync).
+	opts Options
 
 	mu        sync.Mutex
 	informers map[*api.ResourceInfo]SharedIndexInformer
@@ -35,7 +36,7 @@ func NewSharedInformerFactory(newLW ListerWatcherFunc, resync time.Duration) *Sh
 // NewSharedInformerFactoryWithOptions is NewSharedInformerFactory with every option.
 func NewSharedInformerFactoryWithOptions(newLW ListerWatcherFunc, opts Options) *SharedInformerFactory {
 	return &SharedInformerFactory{
-		newLW: newLW, resync: opts.ResyncPeriod, opts: opts,
+		newLW: newLW, opts: opts,
 		informers: map[*api.ResourceInfo]SharedIndexInformer{},
 		started:   map[*api.ResourceInfo]bool{},
 	}
@@ -48,8 +49,13 @@ func (f *SharedInformerFactory) InformerFor(info *api.ResourceInfo) SharedIndexI
 	if inf, ok := f.informers[info]; ok {
 		return inf
 	}
+	// Every informer of the factory has the owner index (controllers find
+	// their dependents with it) besides the indexers the options ask for.
 	opts := f.opts
 	opts.Indexers = Indexers{OwnerUIDIndex: OwnerUIDIndexFunc}
+	for name, fn := range f.opts.Indexers {
+		opts.Indexers[name] = fn
+	}
 	inf := NewSharedIndexInformer(info.Resource, f.newLW(info), opts)
 	f.informers[info] = inf
 	return inf
@@ -118,20 +124,20 @@ func WaitForCacheSync(ctx context.Context, synced ...func() bool) bool {
 	}
 }
 
-// Typed is an informer with a typed lister, for kinds known at compile time:
-// informer.For[*api.Pod](factory).Lister().Pods("ns").List(selector).
-type Typed[T api.Object] struct {
+// TypedInformer is an informer with a typed lister, for kinds known at compile time:
+// informer.For[*api.Pod](factory).Lister().Namespace("ns").List(selector).
+type TypedInformer[T api.Object] struct {
 	SharedIndexInformer
 }
 
 // For returns the shared informer of T's resource from the factory.
-func For[T api.Object](f *SharedInformerFactory) Typed[T] {
+func For[T api.Object](f *SharedInformerFactory) TypedInformer[T] {
 	info, ok := api.ForType[T](api.Builtin())
 	if !ok {
 		panic("informer.For: type is not registered in api.Builtin()")
 	}
-	return Typed[T]{f.InformerFor(info)}
+	return TypedInformer[T]{f.InformerFor(info)}
 }
 
 // Lister reads T objects from the informer's cache.
-func (t Typed[T]) Lister() Lister[T] { return Lister[T]{indexer: t.GetIndexer()} }
+func (t TypedInformer[T]) Lister() Lister[T] { return Lister[T]{indexer: t.GetIndexer()} }

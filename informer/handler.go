@@ -46,11 +46,17 @@ type ResourceEventHandlerRegistration interface {
 	HasSynced() bool
 }
 
-type notification struct {
-	kind            byte // 'a', 'u', 'd'
-	oldObj, newObj  any
-	isInInitialList bool
-}
+// The three notifications a listener delivers, as in client-go's
+// shared_informer.go; a notification is one of them.
+type (
+	addNotification struct {
+		newObj          any
+		isInInitialList bool
+	}
+	updateNotification struct{ oldObj, newObj any }
+	deleteNotification struct{ oldObj any }
+	notification       any
+)
 
 // listener runs one handler on its own goroutine, with an unbounded buffer in
 // front of it, so a slow handler delays only itself and the informer's
@@ -86,7 +92,7 @@ func (l *listener) add(n notification) {
 	if l.stopped {
 		return
 	}
-	if n.isInInitialList {
+	if isInitial(n) {
 		l.initialPending++
 	}
 	l.pending = append(l.pending, n)
@@ -126,19 +132,19 @@ func (l *listener) run() {
 			return
 		}
 		n := l.pending[0]
-		l.pending[0] = notification{}
+		l.pending[0] = nil
 		l.pending = l.pending[1:]
 		l.mu.Unlock()
 
-		switch n.kind {
-		case 'a':
+		switch n := n.(type) {
+		case addNotification:
 			l.handler.OnAdd(n.newObj, n.isInInitialList)
-		case 'u':
+		case updateNotification:
 			l.handler.OnUpdate(n.oldObj, n.newObj)
-		case 'd':
+		case deleteNotification:
 			l.handler.OnDelete(n.oldObj)
 		}
-		if n.isInInitialList {
+		if isInitial(n) {
 			l.mu.Lock()
 			l.initialPending--
 			l.mu.Unlock()
@@ -156,4 +162,10 @@ func (l *listener) resyncDue(now time.Time) bool {
 	}
 	l.nextResync = now.Add(l.resyncPeriod)
 	return true
+}
+
+// isInitial reports whether n is an add of the initial list.
+func isInitial(n notification) bool {
+	a, ok := n.(addNotification)
+	return ok && a.isInInitialList
 }

@@ -15,9 +15,6 @@ type IndexFunc func(obj any) ([]string, error)
 // Indexers names the index functions of an Indexer.
 type Indexers map[string]IndexFunc
 
-// KeyFunc computes the key an object is stored under.
-type KeyFunc func(obj any) (string, error)
-
 // The built-in indexes.
 const (
 	NamespaceIndex = "namespace"
@@ -70,7 +67,7 @@ type Indexer interface {
 }
 
 // NewIndexer makes an empty Indexer.
-func NewIndexer(keyFunc KeyFunc, indexers Indexers) Indexer {
+func NewIndexer(keyFunc api.KeyFunc, indexers Indexers) Indexer {
 	s := &threadSafeStore{
 		keyFunc:  keyFunc,
 		items:    map[string]any{},
@@ -84,7 +81,7 @@ func NewIndexer(keyFunc KeyFunc, indexers Indexers) Indexer {
 // threadSafeStore is the Indexer. Invariant: for every index name, indices
 // holds exactly the index values of the objects in items.
 type threadSafeStore struct {
-	keyFunc KeyFunc
+	keyFunc api.KeyFunc
 
 	mu       sync.RWMutex
 	items    map[string]any

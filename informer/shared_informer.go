@@ -122,7 +122,7 @@ func (s *sharedIndexInformer) AddEventHandlerWithResyncPeriod(h ResourceEventHan
 		// Late handler: replay the cache as adds. Holding mu keeps new
 		// deltas from slipping in between.
 		for _, o := range s.indexer.List() {
-			l.add(notification{kind: 'a', newObj: o, isInInitialList: true})
+			l.add(addNotification{newObj: o, isInInitialList: true})
 		}
 	}
 	return l, nil
@@ -204,18 +204,18 @@ func (s *sharedIndexInformer) handleDeltas(deltas deltafifo.Deltas, isInInitialL
 				}
 				isSync := d.Type == deltafifo.Sync ||
 					(d.Type == deltafifo.Replaced && sameResourceVersion(old, d.Object))
-				s.distribute(notification{kind: 'u', oldObj: old, newObj: d.Object}, isSync)
+				s.distribute(updateNotification{oldObj: old, newObj: d.Object}, isSync)
 			} else {
 				if err := s.indexer.Add(d.Object); err != nil {
 					return err
 				}
-				s.distribute(notification{kind: 'a', newObj: d.Object, isInInitialList: isInInitialList}, false)
+				s.distribute(addNotification{newObj: d.Object, isInInitialList: isInInitialList}, false)
 			}
 		case deltafifo.Deleted:
 			if err := s.indexer.Delete(d.Object); err != nil {
 				return err
 			}
-			s.distribute(notification{kind: 'd', oldObj: d.Object}, false)
+			s.distribute(deleteNotification{oldObj: d.Object}, false)
 		}
 	}
 	return nil

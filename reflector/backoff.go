@@ -5,29 +5,25 @@ import (
 	"time"
 )
 
-// backoff grows the wait between failed ListAndWatch calls: initial, then
-// doubling up to max, each with up to 100% jitter added; after resetAfter
-// without a call it starts again from initial. client-go builds the same
-// thing with wait.NewExponentialBackoffManager(800ms, 30s, 2m, 2.0, 1.0).
-type backoff struct {
-	initial, max, resetAfter time.Duration
-	current                  time.Duration
-	last                     time.Time
+// Backoff grows the wait between failed list-watch attempts: Initial, then
+// doubling up to Cap, each with up to 100% jitter added; after ResetAfter
+// without a failure it starts again from Initial. The reflector and the
+// watch cache (which in Kubernetes runs a client-go Reflector) both use it.
+// client-go builds the same thing with
+// wait.NewExponentialBackoffManager(800ms, 30s, 2m, 2.0, 1.0).
+type Backoff struct {
+	Initial, Cap, ResetAfter time.Duration
+
+	current time.Duration
+	last    time.Time
 }
 
-func newBackoff(initial, max, resetAfter time.Duration) *backoff {
-	return &backoff{initial: initial, max: max, resetAfter: resetAfter}
-}
-
-// next returns how long to wait now.
-func (b *backoff) next(now time.Time) time.Duration {
-	if b.current == 0 || now.Sub(b.last) > b.resetAfter {
-		b.current = b.initial
+// Next returns how long to wait after a failure at now.
+func (b *Backoff) Next(now time.Time) time.Duration {
+	if b.current == 0 || now.Sub(b.last) > b.ResetAfter {
+		b.current = b.Initial
 	} else {
-		b.current *= 2
-		if b.current > b.max {
-			b.current = b.max
-		}
+		b.current = min(2*b.current, b.Cap)
 	}
 	b.last = now
 	return b.current + time.Duration(rand.Float64()*float64(b.current))

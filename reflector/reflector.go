@@ -21,8 +21,10 @@ type ListerWatcher interface {
 	Watch(ctx context.Context, opts api.ListOptions) (api.Watcher, error)
 }
 
-// Store is what the reflector writes to. deltafifo.DeltaFIFO implements it.
-type Store interface {
+// ReflectorStore is what the reflector writes to (client-go's name):
+// deltafifo.DeltaFIFO implements it, and so does an informer.Indexer. It is
+// not store.Store, the apiserver's storage on etcd.
+type ReflectorStore interface {
 	Add(obj any) error
 	Update(obj any) error
 	Delete(obj any) error
@@ -40,11 +42,11 @@ const (
 	shortWatchThreshold    = time.Second
 )
 
-// Reflector mirrors one resource into a Store.
+// Reflector mirrors one resource into a ReflectorStore.
 type Reflector struct {
 	name         string
 	lw           ListerWatcher
-	store        Store
+	store        ReflectorStore
 	resyncPeriod time.Duration
 	log          *slog.Logger
 
@@ -72,7 +74,7 @@ type Reflector struct {
 }
 
 // NewReflector makes a reflector named name (used in logs).
-func NewReflector(name string, lw ListerWatcher, store Store, resyncPeriod time.Duration) *Reflector {
+func NewReflector(name string, lw ListerWatcher, store ReflectorStore, resyncPeriod time.Duration) *Reflector {
 	return &Reflector{
 		name: name, lw: lw, store: store, resyncPeriod: resyncPeriod,
 		log:            slog.Default().With("component", "reflector", "resource", name),
@@ -111,14 +113,14 @@ func (r *Reflector) relistResourceVersion() string {
 
 // Run calls ListAndWatch until ctx ends, backing off after failures.
 func (r *Reflector) Run(ctx context.Context) {
-	b := newBackoff(r.BackoffInitial, r.BackoffCap, backoffResetAfterQuiet)
+	b := &Backoff{Initial: r.BackoffInitial, Cap: r.BackoffCap, ResetAfter: backoffResetAfterQuiet}
 	for ctx.Err() == nil {
 		err := r.ListAndWatch(ctx)
 		if err == nil || ctx.Err() != nil {
 			// A 410 or a finished watch: re-list at once.
 			continue
 		}
-		wait := b.next(time.Now())
+		wait := b.Next(time.Now())
 		r.log.Info("list and watch failed; backing off", "err", err, "wait", wait)
 		t := time.NewTimer(wait)
 		select {
@@ -131,20 +133,19 @@ func (r *Reflector) Run(ctx context.Context) {
 
 // ListAndWatch loads the full state, then follows changes until the watch
 // needs a new LIST or fails. It returns nil when a re-list is the normal
-// next step (410, or ctx done).
+// next step (410, or ctx done). As in client-go's watchWithResync, resyncs
+// run from the moment the state is loaded, and a watch-list stream is
+// followed exactly like a watch opened after a LIST.
 func (r *Reflector) ListAndWatch(ctx context.Context) error {
 	ctx, cancel := context.WithCancel(ctx)
 	defer cancel()
 
-	synced := false
+	var w api.Watcher
 	if r.UseWatchList && !r.watchListUnsupportedNow() {
-		w, err := r.watchList(ctx)
+		var err error
+		w, err = r.watchList(ctx)
 		switch {
 		case err == nil:
-			synced = true
-			if err := r.handleWatch(ctx, w); err != nil {
-				return err
-			}
 		case api.IsInvalid(err) || api.IsBadRequest(err):
 			r.mu.Lock()
 			r.watchListUnsupported = true
@@ -154,7 +155,7 @@ func (r *Reflector) ListAndWatch(ctx context.Context) error {
 			return err
 		}
 	}
-	if !synced {
+	if w == nil {
 		if err := r.list(ctx); err != nil {
 			return err
 		}
@@ -162,7 +163,7 @@ func (r *Reflector) ListAndWatch(ctx context.Context) error {
 	if r.resyncPeriod > 0 {
 		go r.resyncLoop(ctx)
 	}
-	return r.watchLoop(ctx)
+	return r.watchLoop(ctx, w)
 }
 
 func (r *Reflector) watchListUnsupportedNow() bool {
@@ -214,23 +215,27 @@ func (r *Reflector) list(ctx context.Context) error {
 	return nil
 }
 
-// watchLoop re-opens the watch from the last version each time it ends
-// normally. It returns nil when a LIST is needed (410) and an error when the
-// reflector should back off first.
-func (r *Reflector) watchLoop(ctx context.Context) error {
-	for ctx.Err() == nil {
-		timeout := int64(minWatchTimeout.Seconds() * (1 + rand.Float64()))
-		w, err := r.lw.Watch(ctx, api.ListOptions{
-			Watch:               true,
-			ResourceVersion:     r.LastSyncResourceVersion(),
-			AllowWatchBookmarks: true,
-			TimeoutSeconds:      &timeout,
-		})
-		if err != nil {
-			if api.IsExpired(err) {
-				return nil
+// watchLoop follows w (the watch-list stream, or nil after a LIST) and
+// re-opens the watch from the last version each time it ends normally. It
+// returns nil when a LIST is needed (410) and an error when the reflector
+// should back off first.
+func (r *Reflector) watchLoop(ctx context.Context, w api.Watcher) error {
+	for ; ctx.Err() == nil; w = nil {
+		if w == nil {
+			timeout := int64(minWatchTimeout.Seconds() * (1 + rand.Float64()))
+			var err error
+			w, err = r.lw.Watch(ctx, api.ListOptions{
+				Watch:               true,
+				ResourceVersion:     r.LastSyncResourceVersion(),
+				AllowWatchBookmarks: true,
+				TimeoutSeconds:      &timeout,
+			})
+			if err != nil {
+				if api.IsExpired(err) {
+					return nil
+				}
+				return fmt.Errorf("watch %s: %w", r.name, err)
 			}
-			return fmt.Errorf("watch %s: %w", r.name, err)
 		}
 		if err := r.handleWatch(ctx, w); err != nil {
 			if errors.Is(err, errExpired) {

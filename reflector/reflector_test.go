@@ -219,21 +219,21 @@ func TestWatchListRejectedFallsBackToList(t *testing.T) {
 }
 
 func TestBackoffDoublesWithJitterAndResetsAfterQuiet(t *testing.T) {
-	b := newBackoff(800*time.Millisecond, 30*time.Second, 2*time.Minute)
+	b := &Backoff{Initial: 800 * time.Millisecond, Cap: 30 * time.Second, ResetAfter: 2 * time.Minute}
 	now := time.Unix(0, 0)
 	bases := []time.Duration{800 * time.Millisecond, 1600 * time.Millisecond, 3200 * time.Millisecond}
 	for _, base := range bases {
-		d := b.next(now)
+		d := b.Next(now)
 		require.GreaterOrEqual(t, d, base)
 		require.Less(t, d, 2*base)
 		now = now.Add(time.Second)
 	}
 	for i := 0; i < 10; i++ {
-		b.next(now)
+		b.Next(now)
 	}
-	d := b.next(now)
+	d := b.Next(now)
 	require.GreaterOrEqual(t, d, 30*time.Second)
 	require.Less(t, d, 60*time.Second, "capped at 30 s before jitter")
-	d = b.next(now.Add(3 * time.Minute))
+	d = b.Next(now.Add(3 * time.Minute))
 	require.Less(t, d, 1600*time.Millisecond, "two quiet minutes reset the backoff")
 }

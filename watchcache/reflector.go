@@ -8,6 +8,7 @@ import (
 	"time"
 
 	"kubeloop/api"
+	"kubeloop/reflector"
 	"kubeloop/store"
 )
 
@@ -15,23 +16,24 @@ import (
 // revision; when the watch ends, watch again from the cache's revision;
 // when that is impossible (410 after a compaction, or any other failure),
 // list again. Kubernetes runs a client-go Reflector here (cacher.go:
-// startCaching); ours is that loop, inlined.
+// startCaching); ours is that loop, inlined, with the reflector's Backoff
+// started shorter (etcd is in-process or next door, not across a network).
 func (c *Cacher) run(ctx context.Context) {
-	backoff := 100 * time.Millisecond
+	b := &reflector.Backoff{Initial: 100 * time.Millisecond, Cap: 5 * time.Second, ResetAfter: 2 * time.Minute}
 	for ctx.Err() == nil {
 		err := c.listAndWatch(ctx)
 		if ctx.Err() != nil {
 			return
 		}
-		c.log.Warn("watch cache lost etcd, re-listing", "err", err, "backoff", backoff)
+		wait := b.Next(time.Now())
+		c.log.Warn("watch cache lost etcd, re-listing", "err", err, "backoff", wait)
 		c.mu.Lock()
 		c.setReadyLocked(false)
 		c.terminateAllWatchersLocked()
 		c.mu.Unlock()
-		if !sleep(ctx, backoff) {
+		if !sleep(ctx, wait) {
 			return
 		}
-		backoff = min(2*backoff, 5*time.Second)
 	}
 }
 

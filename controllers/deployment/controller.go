@@ -54,7 +54,7 @@ type Controller struct {
 
 // NewController wires the informers' handlers to the workqueue. The
 // informers come from a shared factory the caller starts.
-func NewController(c *client.Client, dInformer informer.Typed[*api.Deployment], rsInformer informer.Typed[*api.ReplicaSet], podInformer informer.Typed[*api.Pod], recorder record.EventRecorder, opts Options) *Controller {
+func NewController(c *client.Client, dInformer informer.TypedInformer[*api.Deployment], rsInformer informer.TypedInformer[*api.ReplicaSet], podInformer informer.TypedInformer[*api.Pod], recorder record.EventRecorder, opts Options) *Controller {
 	if opts.Clock == nil {
 		opts.Clock = workqueue.RealClock{}
 	}

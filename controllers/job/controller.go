@@ -78,7 +78,7 @@ type Controller struct {
 
 // NewController wires the Job and Pod informers to the queues. The
 // informers come from a shared factory that the caller starts.
-func NewController(c *client.Client, jobInformer informer.Typed[*api.Job], podInformer informer.Typed[*api.Pod], recorder record.EventRecorder, opts Options) *Controller {
+func NewController(c *client.Client, jobInformer informer.TypedInformer[*api.Job], podInformer informer.TypedInformer[*api.Pod], recorder record.EventRecorder, opts Options) *Controller {
 	if opts.PodFailureBackOff <= 0 {
 		opts.PodFailureBackOff = DefaultPodFailureBackOff
 	}

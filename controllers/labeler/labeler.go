@@ -51,7 +51,7 @@ type Controller struct {
 
 // NewController wires the ConfigMap informer to the workqueue. Start the
 // informer (through its factory) and then call Run.
-func NewController(c *client.Client, cmInformer informer.Typed[*api.ConfigMap], opts Options) *Controller {
+func NewController(c *client.Client, cmInformer informer.TypedInformer[*api.ConfigMap], opts Options) *Controller {
 	ctrl := &Controller{
 		client:   c,
 		cmLister: cmInformer.Lister(),

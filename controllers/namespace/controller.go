@@ -66,7 +66,7 @@ type Controller struct {
 }
 
 // NewController wires the namespace informer to the workqueue.
-func NewController(c *client.Client, nsInformer informer.Typed[*api.Namespace], opts Options) *Controller {
+func NewController(c *client.Client, nsInformer informer.TypedInformer[*api.Namespace], opts Options) *Controller {
 	if opts.DeletionGracePeriod == 0 {
 		opts.DeletionGracePeriod = DefaultDeletionGracePeriod
 	}

@@ -65,7 +65,7 @@ type Controller struct {
 
 // NewController wires the informers to the queue. The informers come from
 // a shared factory that the caller starts.
-func NewController(c *client.Client, nodeInformer informer.Typed[*api.Node], leaseInformer informer.Typed[*api.Lease], podInformer informer.Typed[*api.Pod], recorder record.EventRecorder, opts Options) *Controller {
+func NewController(c *client.Client, nodeInformer informer.TypedInformer[*api.Node], leaseInformer informer.TypedInformer[*api.Lease], podInformer informer.TypedInformer[*api.Pod], recorder record.EventRecorder, opts Options) *Controller {
 	if opts.NodeMonitorPeriod <= 0 {
 		opts.NodeMonitorPeriod = 5 * time.Second
 	}

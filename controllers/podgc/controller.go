@@ -69,7 +69,7 @@ type Controller struct {
 }
 
 // NewController builds the collector over the pod and node informers.
-func NewController(c *client.Client, podInformer informer.Typed[*api.Pod], nodeInformer informer.Typed[*api.Node], opts Options) *Controller {
+func NewController(c *client.Client, podInformer informer.TypedInformer[*api.Pod], nodeInformer informer.TypedInformer[*api.Node], opts Options) *Controller {
 	if opts.GCCheckPeriod <= 0 {
 		opts.GCCheckPeriod = DefaultGCCheckPeriod
 	}

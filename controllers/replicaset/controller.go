@@ -60,7 +60,7 @@ type Controller struct {
 
 // NewController wires the informers' handlers to the workqueue. The
 // informers come from a shared factory that the caller starts.
-func NewController(c *client.Client, rsInformer informer.Typed[*api.ReplicaSet], podInformer informer.Typed[*api.Pod], recorder record.EventRecorder, opts Options) *Controller {
+func NewController(c *client.Client, rsInformer informer.TypedInformer[*api.ReplicaSet], podInformer informer.TypedInformer[*api.Pod], recorder record.EventRecorder, opts Options) *Controller {
 	if opts.BurstReplicas <= 0 {
 		opts.BurstReplicas = DefaultBurstReplicas
 	}

@@ -48,7 +48,7 @@ type Controller struct {
 // NewController wires the ServiceAccount and Namespace informers to the
 // queue: a namespace added or updated, or a ServiceAccount deleted, queues
 // the namespace.
-func NewController(c *client.Client, saInformer informer.Typed[*api.ServiceAccount], nsInformer informer.Typed[*api.Namespace], opts Options) *Controller {
+func NewController(c *client.Client, saInformer informer.TypedInformer[*api.ServiceAccount], nsInformer informer.TypedInformer[*api.Namespace], opts Options) *Controller {
 	toEnsure := opts.ServiceAccounts
 	if toEnsure == nil {
 		toEnsure = []api.ServiceAccount{{ObjectMeta: api.ObjectMeta{Name: "default"}}}

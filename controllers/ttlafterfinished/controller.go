@@ -42,7 +42,7 @@ type Controller struct {
 }
 
 // New wires the Job informer to the queue.
-func New(c *client.Client, jobInformer informer.Typed[*api.Job], opts Options) *Controller {
+func New(c *client.Client, jobInformer informer.TypedInformer[*api.Job], opts Options) *Controller {
 	if opts.Clock == nil {
 		opts.Clock = workqueue.RealClock{}
 	}

@@ -45,7 +45,7 @@ type Controller struct {
 
 // NewController wires the ConfigMap informer to the workqueue. Start the
 // informer's factory after it, then call Run.
-func NewController(c *client.Client, cmInformer informer.Typed[*api.ConfigMap]) (*Controller, error) {
+func NewController(c *client.Client, cmInformer informer.TypedInformer[*api.ConfigMap]) (*Controller, error) {
 	ctrl := &Controller{
 		client:   c,
 		cmLister: cmInformer.Lister(),

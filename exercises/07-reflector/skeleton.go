@@ -14,21 +14,21 @@ import (
 
 // The reflector reads through kubeloop's ListerWatcher (the client's
 // ListWatch implements it over HTTP) and writes to kubeloop's reflector
-// Store (a DeltaFIFO, or an informer's indexer).
+// ReflectorStore (a DeltaFIFO, or an informer's indexer).
 type (
-	ListerWatcher = reflector.ListerWatcher
-	Store         = reflector.Store
+	ListerWatcher  = reflector.ListerWatcher
+	ReflectorStore = reflector.ReflectorStore
 )
 
 // ErrNotImplemented is what the stub returns.
 var ErrNotImplemented = errors.New("not implemented yet")
 
-// Reflector mirrors one resource into a Store: ListAndWatch lists, then
+// Reflector mirrors one resource into a ReflectorStore: ListAndWatch lists, then
 // watches (watch.go).
 type Reflector struct {
 	name  string
 	lw    ListerWatcher
-	store Store
+	store ReflectorStore
 	log   *slog.Logger
 
 	// Backoff is how long Run waits after ListAndWatch fails. client-go
@@ -49,7 +49,7 @@ type Reflector struct {
 }
 
 // NewReflector makes a reflector of lw into store; name is for logs.
-func NewReflector(name string, lw ListerWatcher, store Store) *Reflector {
+func NewReflector(name string, lw ListerWatcher, store ReflectorStore) *Reflector {
 	return &Reflector{name: name, lw: lw, store: store, Backoff: time.Second,
 		log: slog.Default().With("component", "reflector", "resource", name)}
 }

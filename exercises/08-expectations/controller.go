@@ -39,7 +39,7 @@ type Options struct {
 
 // NewController wires the informers' handlers to the queue and the
 // expectations. Start the informers' factory after it, then call Run.
-func NewController(c *client.Client, rsInformer informer.Typed[*api.ReplicaSet], podInformer informer.Typed[*api.Pod], opts Options) (*Controller, error) {
+func NewController(c *client.Client, rsInformer informer.TypedInformer[*api.ReplicaSet], podInformer informer.TypedInformer[*api.Pod], opts Options) (*Controller, error) {
 	rsc := &Controller{
 		client:       c,
 		log:          slog.Default().With("component", "exercise-replicaset"),

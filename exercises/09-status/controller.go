@@ -42,7 +42,7 @@ type Options struct {
 
 // NewController wires the informers to the queue. Start the informers'
 // factory after it, then call Run.
-func NewController(c *client.Client, dInformer informer.Typed[*api.Deployment], podInformer informer.Typed[*api.Pod], opts Options) (*Controller, error) {
+func NewController(c *client.Client, dInformer informer.TypedInformer[*api.Deployment], podInformer informer.TypedInformer[*api.Pod], opts Options) (*Controller, error) {
 	if opts.Clock == nil {
 		opts.Clock = workqueue.RealClock{}
 	}

@@ -42,7 +42,7 @@ type Controller struct {
 // NewController wires the ConfigMap informer to the queue: a source's
 // events enqueue it, and a copy's events enqueue nothing (the copies are
 // found by a live LIST when needed).
-func NewController(c *client.Client, cmInformer informer.Typed[*api.ConfigMap]) (*Controller, error) {
+func NewController(c *client.Client, cmInformer informer.TypedInformer[*api.ConfigMap]) (*Controller, error) {
 	ctrl := &Controller{
 		client:   c,
 		log:      slog.Default().With("component", "configmap-copier"),
