@@ -110,10 +110,23 @@ func (kl *Kubelet) runNodeStatus(ctx context.Context) {
 // kubelet reports (for example, Ready=Unknown set by the node lifecycle
 // controller), or if force, or if the last heartbeat is older than the
 // report interval.
+//
+// The first read of each round accepts the apiserver's cached copy
+// (resourceVersion "0"), as Kubernetes' tryUpdateNodeStatus does: every
+// node reads its Node every NodeStatusInterval, and consistent reads would
+// send a thousand nodes' worth of them to etcd. A stale copy costs at most
+// a 409 Conflict, after which the retry reads from etcd. The forced write
+// right after registration reads from etcd: the cache may not have the
+// new Node yet.
 func (kl *Kubelet) updateNodeStatus(ctx context.Context, force bool) error {
 	nodes := client.For[*api.Node](kl.client)
+	fromCache := !force
 	return client.RetryOnConflict(client.DefaultRetry, func() error {
-		cur, err := nodes.Get(ctx, kl.opts.NodeName, client.GetOptions{})
+		opts := client.GetOptions{}
+		if fromCache {
+			opts.ResourceVersion, fromCache = "0", false
+		}
+		cur, err := nodes.Get(ctx, kl.opts.NodeName, opts)
 		if err != nil {
 			return err
 		}

@@ -3,6 +3,8 @@ package full
 import (
 	"context"
 	"fmt"
+	"os"
+	"runtime"
 	"sort"
 	"strconv"
 	"strings"
@@ -48,21 +50,24 @@ func BenchmarkScaleTo1000(b *testing.B) {
 }
 
 func benchmarkScale(b *testing.B, nodes int, replicas int32) {
-	c, err := Start(testCtx(b), cluster.Options{}, Options{Nodes: nodes})
+	// Big clusters take longer than a test's two minutes; allow 20 ms per
+	// pod on top of five minutes.
+	deadline := 5*time.Minute + time.Duration(replicas)*20*time.Millisecond
+	ctx, cancel := context.WithTimeout(context.Background(), deadline+5*time.Minute)
+	defer cancel()
+	clusterStart := time.Now()
+	c, err := Start(ctx, cluster.Options{}, Options{Nodes: nodes})
 	require.NoError(b, err)
 	defer c.Stop()
-	var names []string
-	for i := 0; i < nodes; i++ {
-		names = append(names, NodeName(i))
-	}
-	waitNodesReady(b, c, names...)
+	waitAllNodesReady(b, c, nodes, deadline)
+	clusterReady := time.Since(clusterStart)
 
 	before := readCounters(b, c)
 	var total time.Duration
 	restarts := 0
 	var startup []time.Duration
 	var schedRate float64
-	var cpu time.Duration
+	var cpu, list time.Duration
 	b.ResetTimer()
 	for i := 0; i < b.N; i++ {
 		b.StopTimer()
@@ -76,11 +81,12 @@ func benchmarkScale(b *testing.B, nodes int, replicas int32) {
 		scaleTo(b, c, ns, "scale", replicas)
 		select {
 		case <-obs.done:
-		case <-time.After(5 * time.Minute):
-			b.Fatalf("not all %d pods Running after 5 minutes: %s", replicas, obs)
+		case <-time.After(deadline):
+			b.Fatalf("not all %d pods Running after %v: %s", replicas, deadline, obs)
 		}
 		total += time.Since(start)
 		cpu += processCPU(b) - cpuBefore
+		list += timeList(b, c, ns, int(replicas))
 
 		b.StopTimer()
 		obs.stop()
@@ -88,6 +94,7 @@ func benchmarkScale(b *testing.B, nodes int, replicas int32) {
 		schedRate += obs.bindRate()
 		restarts += obs.rewatchs
 		b.Logf("%d pods: %s; %s", replicas, obs, obs.breakdown(start))
+		b.Logf("apiserver time: %s", requestTimes(b, c))
 		if i < b.N-1 {
 			deleteAndWait(b, c, ns, "scale")
 		}
@@ -106,7 +113,67 @@ func benchmarkScale(b *testing.B, nodes int, replicas int32) {
 	b.ReportMetric((after.requests-before.requests)/float64(b.N)/float64(replicas), "requests/pod")
 	b.ReportMetric((after.conflicts-before.conflicts)/float64(b.N)/float64(replicas), "conflicts/pod")
 	b.ReportMetric(float64(restarts)/float64(b.N), "bench-rewatches")
+	// Size: how long the nodes took to register and become Ready, a LIST
+	// of all the pods, and the memory of the whole process (RSS, its peak,
+	// and the Go heap in use) with every pod Running.
+	b.ReportMetric(clusterReady.Seconds(), "cluster-ready-s")
+	b.ReportMetric(ms(list)/float64(b.N), "list-ms")
+	rss, peak := processRSS(b)
+	var mem runtime.MemStats
+	runtime.ReadMemStats(&mem)
+	b.ReportMetric(float64(rss)/(1<<20), "rss-MiB")
+	b.ReportMetric(float64(peak)/(1<<20), "rss-peak-MiB")
+	b.ReportMetric(float64(mem.HeapInuse)/(1<<20), "heap-MiB")
 
+}
+
+// waitAllNodesReady waits for nodes Ready nodes, reading them with one
+// LIST per try rather than a GET per node.
+func waitAllNodesReady(b *testing.B, c *cluster.Cluster, nodes int, deadline time.Duration) {
+	require.Eventually(b, func() bool {
+		l, err := client.For[*api.Node](c.Client).List(testCtx(b), client.ListOptions{})
+		if err != nil {
+			return false
+		}
+		ready := 0
+		for _, n := range l.Items {
+			if nodeCondition(n, api.NodeReady) == api.ConditionTrue {
+				ready++
+			}
+		}
+		return ready >= nodes
+	}, deadline, 100*time.Millisecond, "%d nodes never became Ready", nodes)
+}
+
+// timeList times one LIST of the namespace's pods, as kubectl get pods
+// sends it (resourceVersion unset: a consistent read).
+func timeList(b *testing.B, c *cluster.Cluster, ns string, want int) time.Duration {
+	start := time.Now()
+	l, err := client.For[*api.Pod](c.Client).Namespace(ns).List(testCtx(b), client.ListOptions{})
+	d := time.Since(start)
+	require.NoError(b, err)
+	require.Len(b, l.Items, want)
+	return d
+}
+
+// processRSS is this process's resident set and its peak (VmRSS, VmHWM).
+func processRSS(b *testing.B) (rss, peak int64) {
+	status, err := os.ReadFile("/proc/self/status")
+	require.NoError(b, err)
+	for _, line := range strings.Split(string(status), "\n") {
+		f := strings.Fields(line)
+		if len(f) < 2 {
+			continue
+		}
+		kb, _ := strconv.ParseInt(f[1], 10, 64)
+		switch f[0] {
+		case "VmRSS:":
+			rss = kb << 10
+		case "VmHWM:":
+			peak = kb << 10
+		}
+	}
+	return rss, peak
 }
 
 // scaleTo sets replicas through the scale subresource, as kubectl scale

@@ -1,0 +1,86 @@
+package full
+
+import (
+	"flag"
+	"fmt"
+	"sort"
+	"strconv"
+	"strings"
+	"testing"
+
+	"github.com/stretchr/testify/require"
+
+	"kubeloop/cluster"
+)
+
+// scaleNodes lists the cluster sizes BenchmarkScaleGrowth runs; empty (the
+// default) skips it, so `go test -bench .` stays short. make bench-scale
+// sets it to 20,200,1000.
+var scaleNodes = flag.String("scale.nodes", "", "comma-separated node counts for BenchmarkScaleGrowth (30 pods per node)")
+
+// podsPerNode is issue 20's density: 30 pods per node, 30k at 1000 nodes.
+const podsPerNode = 30
+
+// BenchmarkScaleGrowth is issue 20's growth table: the same 0 → N scale-up
+// as BenchmarkScaleTo1000 on clusters of each size of -scale.nodes, with
+// 30 pods per node. cmd/benchratio turns its lines into a table of growth
+// (each size against the smallest). Run it with make bench-scale.
+func BenchmarkScaleGrowth(b *testing.B) {
+	if *scaleNodes == "" {
+		b.Skip("set -scale.nodes (make bench-scale)")
+	}
+	for _, field := range strings.Split(*scaleNodes, ",") {
+		nodes, err := strconv.Atoi(strings.TrimSpace(field))
+		if err != nil || nodes <= 0 {
+			b.Fatalf("-scale.nodes: %q is not a node count", field)
+		}
+		b.Run(fmt.Sprintf("nodes=%d/kubeloop", nodes), func(b *testing.B) {
+			benchmarkScale(b, nodes, int32(nodes*podsPerNode))
+		})
+	}
+}
+
+// requestTimes summarises the apiserver's request latency histogram: for
+// the five (verb, resource, subresource) series that took the most time in
+// all, their count and mean. The growth run logs it, as the first place
+// to look when a figure grows faster than the cluster.
+func requestTimes(b *testing.B, c *cluster.Cluster) string {
+	body, err := c.Client.DoRaw(testCtx(b), "GET", "/metrics", nil, nil)
+	require.NoError(b, err)
+	type series struct {
+		name       string
+		sum, count float64
+	}
+	byName := map[string]*series{}
+	for _, line := range strings.Split(string(body), "\n") {
+		var isSum bool
+		switch {
+		case strings.HasPrefix(line, "apiserver_request_duration_seconds_sum{"):
+			isSum = true
+		case strings.HasPrefix(line, "apiserver_request_duration_seconds_count{"):
+		default:
+			continue
+		}
+		labels := line[strings.Index(line, "{") : strings.Index(line, "}")+1]
+		s := byName[labels]
+		if s == nil {
+			s = &series{name: labels}
+			byName[labels] = s
+		}
+		if isSum {
+			s.sum = value(b, line)
+		} else {
+			s.count = value(b, line)
+		}
+	}
+	var all []*series
+	for _, s := range byName {
+		all = append(all, s)
+	}
+	sort.Slice(all, func(i, j int) bool { return all[i].sum > all[j].sum })
+	var parts []string
+	for _, s := range all[:min(5, len(all))] {
+		parts = append(parts, fmt.Sprintf("%s %.0f× mean %.1f ms", s.name, s.count, 1000*s.sum/max(s.count, 1)))
+	}
+	return strings.Join(parts, "; ")
+}
