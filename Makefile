@@ -1,7 +1,7 @@
 # kubeloop: the two commands a newcomer needs are `make run` and `make test`.
 GO ?= go
 
-.PHONY: run test test-main test-conformance bench bench-all vet fmt
+.PHONY: run test test-main test-conformance bench bench-all bench-scale vet fmt
 
 run:
 	$(GO) run ./cmd/kubeloop up
@@ -38,6 +38,17 @@ bench:
 	  $(BENCH) -bench 'ScaleTo1000' -benchtime 1x ./cluster/full/ ; \
 	  cd conformance && $(BENCH) -bench 'Queue|DeltaFIFO|InformerInitialSync|PodList10k|PodWatch10k' . ) 2>&1 \
 	  | tee bench/results/raw.txt | $(GO) run ./cmd/benchratio -results bench/results
+
+# How the cost grows with the cluster (not part of make test): 0 → 30 pods
+# per node on 20, 200 and 1000 simulated nodes, the whole cluster in one
+# process, printed as a table of growth (docs/performance.md). Needs about
+# 4 GiB of memory and, at 1000 nodes, several minutes. SCALE_NODES=20,200
+# for a shorter run.
+SCALE_NODES ?= 20,200,1000
+bench-scale:
+	@mkdir -p bench/results
+	$(GO) test -run '^$$' -bench 'ScaleGrowth' -benchtime 1x -timeout 60m ./cluster/full/ -args -scale.nodes=$(SCALE_NODES) 2>&1 \
+	  | tee bench/results/scale-raw.txt | $(GO) run ./cmd/benchratio
 
 # Every benchmark of both modules, paired where a reference exists.
 bench-all:

@@ -24,6 +24,7 @@ import (
 	"os"
 	"path/filepath"
 	"regexp"
+	"slices"
 	"sort"
 	"strconv"
 	"strings"
@@ -108,7 +109,12 @@ func run(in io.Reader, out io.Writer, resultsDir string) error {
 	}
 	m.fill()
 	lines := evaluate(rows, rs)
-	printTable(out, lines, m)
+	// A run of the growth benchmark alone (make bench-scale) has none of
+	// the table's rows: print only its own table then.
+	if slices.ContainsFunc(lines, func(l line) bool { return l.Kubeloop != nil }) {
+		printTable(out, lines, m)
+	}
+	printGrowth(out, rs)
 	if resultsDir != "" {
 		if err := writeResults(resultsDir, lines, m); err != nil {
 			return err

@@ -82,3 +82,18 @@ func TestRunWritesJSONAndMarkdown(t *testing.T) {
 	require.NoError(t, err)
 	require.Contains(t, string(md), "| store create, c=64 | objects/s | 9400 | 10000 (etcd) | 0.94× | ≥ 0.9× | met |")
 }
+
+func TestGrowthTableComparesLargestWithSmallest(t *testing.T) {
+	in := `BenchmarkScaleGrowth/nodes=20/kubeloop-2 1 5 ns/op 400 startup-p99-ms 3.0 cpu-ms/pod 300 rss-MiB
+BenchmarkScaleGrowth/nodes=1000/kubeloop-2 1 5 ns/op 6000 startup-p99-ms 4.0 cpu-ms/pod 1900 rss-MiB
+BenchmarkScaleGrowth/nodes=200/kubeloop-2 1 5 ns/op 900 startup-p99-ms 3.3 cpu-ms/pod 900 rss-MiB
+`
+	var out strings.Builder
+	require.NoError(t, run(strings.NewReader(in), &out, ""))
+	s := out.String()
+	require.Regexp(t, `figure\s+20 nodes\s+200 nodes\s+1000 nodes\s+1000÷20`, s, "columns smallest first")
+	require.Regexp(t, `startup-p99-ms\s+400\s+900\s+6000\s+15\.00×\s+≤ 5000 MISSED`, s)
+	require.Regexp(t, `cpu-ms/pod\s+3\.00\s+3\.30\s+4\.00\s+1\.33×\s+≤ 1\.5× met`, s)
+	require.Regexp(t, `rss-MiB\s+300\s+900\s+1900\s+6\.33×\s+≤ 2048 met`, s)
+	require.Regexp(t, `list-ms\s+—\s+—\s+—\s+—`, s)
+}
