@@ -113,6 +113,14 @@ func builtinKinds() []ResourceInfo {
 			New:        func() Object { return &Role{} },
 			NewList:    func() ListObject { return &RoleList{} },
 		},
+		{
+			Group: "apiextensions.k8s.io", Version: "v1", Kind: "CustomResourceDefinition",
+			Resource: "customresourcedefinitions", Singular: "customresourcedefinition",
+			ShortNames: []string{"crd", "crds"}, Categories: []string{"api-extensions"},
+			HasSpec: true, HasStatus: true,
+			New:     func() Object { return &CustomResourceDefinition{} },
+			NewList: func() ListObject { return &CustomResourceDefinitionList{} },
+		},
 	}
 }
 

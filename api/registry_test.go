@@ -29,6 +29,7 @@ func TestBuiltinRegistryFindsEveryKindByKindResourceAndType(t *testing.T) {
 		{"rbac.authorization.k8s.io", "RoleBinding", "rolebindings", "rbac.authorization.k8s.io/v1", &RoleBinding{}, true},
 		{"rbac.authorization.k8s.io", "ClusterRole", "clusterroles", "rbac.authorization.k8s.io/v1", &ClusterRole{}, false},
 		{"rbac.authorization.k8s.io", "ClusterRoleBinding", "clusterrolebindings", "rbac.authorization.k8s.io/v1", &ClusterRoleBinding{}, false},
+		{"apiextensions.k8s.io", "CustomResourceDefinition", "customresourcedefinitions", "apiextensions.k8s.io/v1", &CustomResourceDefinition{}, false},
 	}
 	require.Len(t, r.All(), len(cases))
 	for _, c := range cases {

@@ -2467,6 +2467,15 @@ func typeDocs() map[string]typeDoc {
 		"UnsatisfiableConstraintAction": {
 			doc: "UnsatisfiableConstraintAction is what the scheduler does with a pod whose topology spread constraint cannot be met: DoNotSchedule or ScheduleAnyway.",
 		},
+		"Unstructured": {
+			doc: "Unstructured is an object of a kind that has no Go type: a custom resource, whose shape is a CustomResourceDefinition's schema, known only at run time. Its metadata is the typed ObjectMeta, so every generic piece of the stack (store keys, resourceVersion, finalizers, owner references, label selectors) reads it as it reads any kind's; everything else at the top level (spec, status, data, ...) is JSON held as plain Go values.\n\nThe values in Content are nil, bool, string, int64 (a JSON integer that fits), float64 (any other number), []any and map[string]any, as apimachinery's util/json produces them.\n\nKubernetes: apimachinery/pkg/apis/meta/v1/unstructured/unstructured.go (Unstructured), which keeps metadata as a map too; kubeloop types it, which prunes unknown metadata fields exactly where Kubernetes' CR decoder does (it round-trips metadata through ObjectMeta).",
+			fields: map[string]string{
+				"Content": "Content is every top-level field but apiVersion, kind and metadata.",
+			},
+		},
+		"UnstructuredList": {
+			doc: "UnstructuredList is a list of custom resources: {\"items\":[...]}.",
+		},
 		"ValidationRule": {
 			doc: "ValidationRule is one x-kubernetes-validations entry: a CEL expression over `self` (the node's value) and, in a transition rule, `oldSelf` (the stored value), which must be true.",
 			fields: map[string]string{

@@ -6,6 +6,8 @@ import (
 	"fmt"
 	"io"
 	"math"
+
+	"kubeloop/api"
 )
 
 // Custom resources are unstructured JSON. Every package of apiextensions
@@ -30,36 +32,7 @@ func DecodeJSON(raw []byte) (any, error) {
 
 // ConvertNumbers replaces every json.Number in v (decoded with UseNumber)
 // by an int64 where it is an integer that fits, else by a float64.
-func ConvertNumbers(v any) (any, error) {
-	switch t := v.(type) {
-	case json.Number:
-		if i, err := t.Int64(); err == nil {
-			return i, nil
-		}
-		f, err := t.Float64()
-		if err != nil {
-			return nil, err
-		}
-		return f, nil
-	case map[string]any:
-		for k, e := range t {
-			c, err := ConvertNumbers(e)
-			if err != nil {
-				return nil, err
-			}
-			t[k] = c
-		}
-	case []any:
-		for i, e := range t {
-			c, err := ConvertNumbers(e)
-			if err != nil {
-				return nil, err
-			}
-			t[i] = c
-		}
-	}
-	return v, nil
-}
+func ConvertNumbers(v any) (any, error) { return api.ConvertJSONNumbers(v) }
 
 // Number reads an unstructured number. isInt is true for an int64, and for
 // a float64 without a fractional part (JSON Schema's integer includes 1.0).
@@ -74,20 +47,4 @@ func Number(v any) (f float64, isInt, ok bool) {
 }
 
 // DeepCopyJSONValue copies an unstructured value.
-func DeepCopyJSONValue(v any) any {
-	switch t := v.(type) {
-	case map[string]any:
-		out := make(map[string]any, len(t))
-		for k, e := range t {
-			out[k] = DeepCopyJSONValue(e)
-		}
-		return out
-	case []any:
-		out := make([]any, len(t))
-		for i, e := range t {
-			out[i] = DeepCopyJSONValue(e)
-		}
-		return out
-	}
-	return v
-}
+func DeepCopyJSONValue(v any) any { return api.DeepCopyJSON(v) }
