@@ -23,6 +23,10 @@ func NewStatusREST(s *Store) *StatusREST {
 	return &StatusREST{store: &statusStore}
 }
 
+// NewStatusRESTFromStore serves the status through s as it is: a kind whose
+// status writes have rules of their own sets s.UpdateStrategy first.
+func NewStatusRESTFromStore(s *Store) *StatusREST { return &StatusREST{store: s} }
+
 var _ rest.Patcher = (*StatusREST)(nil)
 
 // New is an empty object of the parent's kind.
