@@ -34,8 +34,9 @@ func (s *Server) buildHandler(reg *prometheus.Registry) (http.Handler, error) {
 			Metrics:     s.metrics,
 			StopContext: s.ctx,
 		},
-		Discovery: discovery.New(s.reg),
+		Discovery: discovery.New(servedKinds{builtin: s.reg, custom: s.customResources}),
 		Metrics:   s.metrics,
+		Delegate:  s.customResourcesHandler(),
 	})
 	mux := http.NewServeMux()
 	mux.Handle("/metrics", promhttp.HandlerFor(reg, promhttp.HandlerOpts{}))

@@ -15,6 +15,7 @@ import (
 
 	"kubeloop/api"
 	"kubeloop/apiserver/admission"
+	"kubeloop/apiserver/apiextensions/crdserving"
 	"kubeloop/apiserver/endpoints/metrics"
 	"kubeloop/apiserver/registry/core/namespace"
 	"kubeloop/apiserver/registry/rest"
@@ -80,6 +81,11 @@ type Server struct {
 	// readyChecks run for /readyz and WaitReady (etcd answers, caches synced).
 	readyChecks []func(ctx context.Context) error
 	handler     http.Handler
+	// customResources is the table of served custom resources, which
+	// crdController fills from the CRDs (nil when the registry has no
+	// CustomResourceDefinitions).
+	customResources *crdserving.Served
+	crdController   *crdserving.Controller
 
 	// ctx lives as long as the server; cancelling it ends watches and the
 	// background compaction.
@@ -140,6 +146,10 @@ func New(cfg Config) (*Server, error) {
 	if s.admission == nil {
 		s.admission = admission.NewDefaultChain(namespaceGetter{s})
 	}
+	if err := s.newCustomResources(cfg); err != nil {
+		cancel()
+		return nil, err
+	}
 	if s.handler, err = s.buildHandler(cfg.Metrics); err != nil {
 		cancel()
 		return nil, err
@@ -152,6 +162,10 @@ func New(cfg Config) (*Server, error) {
 		return nil, fmt.Errorf("apiserver: not ready: %w", err)
 	}
 	if err := s.ensureDefaultNamespaces(startCtx); err != nil {
+		s.Close()
+		return nil, err
+	}
+	if err := s.startCustomResources(startCtx); err != nil {
 		s.Close()
 		return nil, err
 	}
@@ -188,6 +202,9 @@ func (s *Server) Close() {
 	s.closeOnce.Do(func() {
 		s.cancel()
 		s.wg.Wait()
+		if s.customResources != nil {
+			s.customResources.Close()
+		}
 	})
 }
 

@@ -5,6 +5,7 @@ import (
 	"fmt"
 
 	"kubeloop/api"
+	"kubeloop/apiserver/apiextensions/registry/customresourcedefinition"
 	"kubeloop/apiserver/printers"
 	"kubeloop/apiserver/registry/apps/deployment"
 	"kubeloop/apiserver/registry/apps/replicaset"
@@ -31,12 +32,13 @@ type WatchCacheOptions = watchcache.Options
 // pkg/registry/<group>/rest/storage_<group>.go (NewRESTStorage).
 func (s *Server) restStorageProviders() map[api.GroupResource]func(generic.Options) map[string]rest.Storage {
 	return map[api.GroupResource]func(generic.Options) map[string]rest.Storage{
-		{Resource: "pods"}:                       pod.NewStorage,
-		{Group: "apps", Resource: "replicasets"}: replicaset.NewStorage,
-		{Group: "apps", Resource: "deployments"}: deployment.NewStorage,
-		{Group: "batch", Resource: "jobs"}:       job.NewStorage,
-		{Resource: "secrets"}:                    secret.NewStorage,
-		{Resource: "serviceaccounts"}:            serviceaccount.NewStorage,
+		{Resource: "pods"}:                                                     pod.NewStorage,
+		{Group: "apps", Resource: "replicasets"}:                               replicaset.NewStorage,
+		{Group: "apps", Resource: "deployments"}:                               deployment.NewStorage,
+		{Group: "batch", Resource: "jobs"}:                                     job.NewStorage,
+		{Resource: "secrets"}:                                                  secret.NewStorage,
+		{Resource: "serviceaccounts"}:                                          serviceaccount.NewStorage,
+		{Group: "apiextensions.k8s.io", Resource: "customresourcedefinitions"}: customresourcedefinition.NewStorage,
 		{Resource: "namespaces"}: func(o generic.Options) map[string]rest.Storage {
 			var m map[string]rest.Storage
 			s.namespaces, m = namespace.NewStorage(o, s.namespaceTerminating)
@@ -52,32 +54,12 @@ func (s *Server) restStorageProviders() map[api.GroupResource]func(generic.Optio
 func (s *Server) buildStorage(ctx context.Context, cfg Config) error {
 	providers := s.restStorageProviders()
 	for _, info := range s.reg.All() {
-		var (
-			st  store.Interface
-			err error
-		)
-		switch {
-		case cfg.NewStorage != nil:
-			st, err = cfg.NewStorage(ctx, info)
-		case cfg.DisableWatchCache:
-			st = store.New(cfg.Etcd, info)
-		default:
-			opts := cfg.WatchCache
-			if opts.Logger == nil {
-				opts.Logger = s.log
-			}
-			if opts.Registerer == nil {
-				opts.Registerer = cfg.Metrics
-			}
-			var c *watchcache.Cacher
-			c, err = watchcache.New(ctx, store.New(cfg.Etcd, info), info, opts)
-			if err == nil {
-				st = c
-				s.readyChecks = append(s.readyChecks, c.WaitReady)
-			}
-		}
+		st, ready, _, err := s.newStorage(ctx, cfg, info)
 		if err != nil {
-			return fmt.Errorf("apiserver: storage for %s: %w", info.GroupResource(), err)
+			return err
+		}
+		if ready != nil {
+			s.readyChecks = append(s.readyChecks, ready)
 		}
 		s.storage[info] = st
 		o := generic.Options{Info: info, Storage: st, TableConvertor: printers.NewTableConvertor(info), Logger: s.log}
@@ -100,4 +82,35 @@ func (s *Server) buildStorage(ctx context.Context, cfg Config) error {
 		break
 	}
 	return nil
+}
+
+// newStorage is the storage of one resource: cfg.NewStorage's, or etcd
+// alone (DisableWatchCache), or etcd behind a watch cache. ready (nil when
+// there is nothing to wait for) tells when it can serve; stop ends it.
+// Custom resources get theirs from here too, when their CRD is served.
+func (s *Server) newStorage(ctx context.Context, cfg Config, info *api.ResourceInfo) (st store.Interface, ready func(context.Context) error, stop func(), err error) {
+	stop = func() {}
+	switch {
+	case cfg.NewStorage != nil:
+		st, err = cfg.NewStorage(ctx, info)
+	case cfg.DisableWatchCache:
+		st = store.New(cfg.Etcd, info)
+	default:
+		opts := cfg.WatchCache
+		if opts.Logger == nil {
+			opts.Logger = s.log
+		}
+		if opts.Registerer == nil {
+			opts.Registerer = cfg.Metrics
+		}
+		var c *watchcache.Cacher
+		c, err = watchcache.New(ctx, store.New(cfg.Etcd, info), info, opts)
+		if err == nil {
+			st, ready, stop = c, c.WaitReady, c.Stop
+		}
+	}
+	if err != nil {
+		return nil, nil, nil, fmt.Errorf("apiserver: storage for %s: %w", info.GroupResource(), err)
+	}
+	return st, ready, stop, nil
 }

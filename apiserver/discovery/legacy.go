@@ -70,11 +70,18 @@ func resourceVerbs() []string {
 // Handler answers the discovery documents of a registry's kinds under /api
 // and /apis: every request there that names no resource.
 type Handler struct {
-	reg *api.Registry
+	reg Kinds
+}
+
+// Kinds is what discovery lists: every kind served, in order (a group's
+// first version listed is its preferred one). *api.Registry is one; the
+// apiserver's is the registry followed by the served custom resources.
+type Kinds interface {
+	All() []*api.ResourceInfo
 }
 
 // New serves discovery for reg.
-func New(reg *api.Registry) *Handler { return &Handler{reg: reg} }
+func New(reg Kinds) *Handler { return &Handler{reg: reg} }
 
 // ServeHTTP answers one discovery request; its RequestInfo must be in the
 // context (filters.WithRequestInfo).

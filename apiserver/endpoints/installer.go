@@ -28,6 +28,11 @@ type Config struct {
 	// resource.
 	Discovery http.Handler
 	Metrics   *metrics.Metrics
+	// Delegate, if set, answers every resource request whose group,
+	// version or resource is not in Registry: the custom resources
+	// (Kubernetes chains kube-apiserver to the apiextensions-apiserver the
+	// same way, as its NotFound handler).
+	Delegate http.Handler
 }
 
 // APIHandler routes /api and /apis: each resource request to the handler
@@ -39,6 +44,7 @@ type APIHandler struct {
 	resources map[string]*resourceEndpoints
 	discovery http.Handler
 	metrics   *metrics.Metrics
+	delegate  http.Handler
 }
 
 // resourceEndpoints are the handlers of one resource: by subresource
@@ -56,24 +62,64 @@ func NewAPIHandler(cfg Config) *APIHandler {
 		resources:     map[string]*resourceEndpoints{},
 		discovery:     cfg.Discovery,
 		metrics:       cfg.Metrics,
+		delegate:      cfg.Delegate,
 	}
 	for _, info := range cfg.Registry.All() {
 		h.groupVersions[info.Group+"/"+info.Version] = true
-		re := &resourceEndpoints{info: info, handlers: map[string]map[string]http.Handler{}}
-		for sub, storage := range cfg.Storage[info] {
-			scope := cfg.Scope
-			scope.Resource, scope.Subresource, scope.Kind = info, sub, rest.KindOf(info)
-			if p, ok := storage.(rest.GroupVersionKindProvider); ok {
-				scope.Kind = p.GroupVersionKind()
-			}
-			if tc, ok := storage.(rest.TableConvertor); ok && sub == "" {
-				scope.TableConvertor = tc
-			}
-			re.handlers[sub] = registerResourceHandlers(storage, sub, &scope)
-		}
-		h.resources[info.Group+"/"+info.Resource] = re
+		h.resources[info.Group+"/"+info.Resource] = newResourceEndpoints(info, cfg.Storage[info], cfg.Scope)
 	}
 	return h
+}
+
+// newResourceEndpoints installs the handlers of one resource and its
+// subresources, each with its own copy of the scope template.
+func newResourceEndpoints(info *api.ResourceInfo, storage map[string]rest.Storage, template handlers.RequestScope) *resourceEndpoints {
+	re := &resourceEndpoints{info: info, handlers: map[string]map[string]http.Handler{}}
+	for sub, st := range storage {
+		scope := template
+		scope.Resource, scope.Subresource, scope.Kind = info, sub, rest.KindOf(info)
+		if p, ok := st.(rest.GroupVersionKindProvider); ok {
+			scope.Kind = p.GroupVersionKind()
+		}
+		if tc, ok := st.(rest.TableConvertor); ok && sub == "" {
+			scope.TableConvertor = tc
+		}
+		re.handlers[sub] = registerResourceHandlers(st, sub, &scope)
+	}
+	return re
+}
+
+// ResourceHandler serves one resource at one version, built at run time:
+// what the custom resource handler installs for each served version of a
+// CRD. Its requests must carry their RequestInfo (filters.WithRequestInfo).
+type ResourceHandler struct {
+	re      *resourceEndpoints
+	metrics *metrics.Metrics
+}
+
+// NewResourceHandler installs the handlers of info's resource and
+// subresources over storage, as NewAPIHandler does for the registry's.
+func NewResourceHandler(info *api.ResourceInfo, storage map[string]rest.Storage, scope handlers.RequestScope, m *metrics.Metrics) *ResourceHandler {
+	return &ResourceHandler{re: newResourceEndpoints(info, storage, scope), metrics: m}
+}
+
+// ServeHTTP serves one request to the resource, counted in the metrics.
+func (h *ResourceHandler) ServeHTTP(w http.ResponseWriter, r *http.Request) {
+	ri, ok := request.RequestInfoFrom(r.Context())
+	if !ok {
+		ri = request.NewRequestInfo(r)
+		r = r.WithContext(request.WithRequestInfo(r.Context(), ri))
+	}
+	if ri.Namespace != "" && !h.re.info.Namespaced {
+		responsewriters.WriteStatus(w, notFoundResource())
+		return
+	}
+	start := time.Now()
+	rec := metrics.NewResponseWriterDelegator(w)
+	defer func() {
+		h.metrics.Observe(ri.Verb, h.re.info.Resource, ri.Subresource, rec.Status(), time.Since(start))
+	}()
+	h.re.serve(rec, r, ri)
 }
 
 // registerResourceHandlers serves exactly the verbs the storage
@@ -128,11 +174,15 @@ func (h *APIHandler) ServeHTTP(w http.ResponseWriter, r *http.Request) {
 		h.discovery.ServeHTTP(w, r)
 		return
 	}
+	re, ok := h.resources[ri.APIGroup+"/"+ri.Resource]
+	if h.delegate != nil && (!ok || !h.groupVersions[ri.APIGroup+"/"+ri.APIVersion]) {
+		h.delegate.ServeHTTP(w, r)
+		return
+	}
 	if !h.groupVersions[ri.APIGroup+"/"+ri.APIVersion] {
 		http.NotFound(w, r)
 		return
 	}
-	re, ok := h.resources[ri.APIGroup+"/"+ri.Resource]
 	if !ok || (ri.Namespace != "" && !re.info.Namespaced && ri.Resource != "namespaces") {
 		responsewriters.WriteStatus(w, notFoundResource())
 		return

@@ -93,7 +93,7 @@ func (p *patcher) UpdatedObject(ctx context.Context, old api.Object) (api.Object
 		return nil, err
 	}
 	obj := p.newObj()
-	if p.warnings, err = decodePatched(k.Group, k.Kind, p.ri.Name, patched, obj, p.directive); err != nil {
+	if p.warnings, err = decodePatched(p.scope.jsonSerializer().Decoder, k.Group, k.Kind, p.ri.Name, patched, obj, p.directive); err != nil {
 		return nil, err
 	}
 	if err := checkTypeMeta(k, obj); err != nil {
@@ -194,8 +194,8 @@ func patchFailed(err error) *api.StatusError {
 // decodePatched decodes the patched JSON. With fieldValidation=Strict an
 // unknown or duplicate field is 422 (the patch is what is invalid), with
 // Warn the problems come back as warnings.
-func decodePatched(group, kind, name string, patched []byte, obj api.Object, directive string) ([]string, error) {
-	problems, err := serializer.JSONDecoder().Decode(patched, obj, directive != fieldValidationIgnore)
+func decodePatched(dec serializer.Decoder, group, kind, name string, patched []byte, obj api.Object, directive string) ([]string, error) {
+	problems, err := dec.Decode(patched, obj, directive != fieldValidationIgnore)
 	if err != nil {
 		return nil, api.NewInvalid(group, kind, name, []api.StatusCause{{Type: api.CauseTypeFieldValueInvalid, Message: err.Error()}})
 	}

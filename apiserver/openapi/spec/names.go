@@ -71,6 +71,14 @@ func modelPackage(goName string) string {
 		return "io.k8s.api.autoscaling.v1"
 	case "Quantity":
 		return "io.k8s.apimachinery.pkg.api.resource"
+	case "CustomResourceDefinition", "CustomResourceDefinitionSpec", "CustomResourceDefinitionNames",
+		"CustomResourceDefinitionVersion", "SelectableField", "CustomResourceColumnDefinition",
+		"CustomResourceValidation", "CustomResourceSubresources", "CustomResourceSubresourceStatus",
+		"CustomResourceSubresourceScale", "CustomResourceConversion", "WebhookConversion",
+		"WebhookClientConfig", "ServiceReference", "CustomResourceDefinitionCondition",
+		"CustomResourceDefinitionStatus", "JSONSchemaProps", "ExternalDocumentation",
+		"ValidationRule", "JSON", "JSONSchemaPropsOrArray", "JSONSchemaPropsOrBool", "JSONSchemaPropsOrStringArray":
+		return "io.k8s.apiextensions-apiserver.pkg.apis.apiextensions.v1"
 	case "IntOrString":
 		return "io.k8s.apimachinery.pkg.util.intstr"
 	case "RawExtension":

@@ -26,6 +26,11 @@ func specialSchema(t reflect.Type) (*Schema, bool) {
 		s = Schema{Type: "string", Format: "int-or-string", OneOfTypes: []string{"integer", "string"}}
 	case reflect.TypeFor[api.FieldsV1]():
 		s = Schema{Type: "object"}
+	case reflect.TypeFor[api.JSON](), reflect.TypeFor[api.JSONSchemaPropsOrArray](),
+		reflect.TypeFor[api.JSONSchemaPropsOrBool](), reflect.TypeFor[api.JSONSchemaPropsOrStringArray]():
+		// Any JSON, or a schema or a bool or a list: Kubernetes gives
+		// these no type (apiextensions/v1's OpenAPISchemaType is empty).
+		s = Schema{}
 	default:
 		return nil, false
 	}

@@ -53,7 +53,9 @@ func encodeMessage(b []byte, m *message, v any, path string) ([]byte, error) {
 			b, err = encodeField(b, f, val, at)
 		case strings.HasPrefix(key, "x-") && m.extensions != 0:
 			b, err = encodeNamed(b, m.extensions, key, field{num: 2, kind: kAny}, val, at)
-		case m.entries != 0 && !strings.HasPrefix(key, "x-"):
+		case m.entries != 0 && (m.extensions == 0 || !strings.HasPrefix(key, "x-")):
+			// A map without vendor extensions (Properties) takes "x-" keys
+			// as entries: a CRD's JSONSchemaProps has such properties.
 			b, err = encodeNamed(b, m.entries, key, field{num: 2, kind: kMessage, msg: m.entryValue}, val, at)
 		default:
 			err = fmt.Errorf("swaggerpb: %s: %s has no field %q", at, m.name, key)
