@@ -3,11 +3,11 @@ package apiserver
 import (
 	"context"
 	"fmt"
-	"net/http"
 
 	"kubeloop/api"
 	"kubeloop/apiserver/apiextensions/crdserving"
 	"kubeloop/apiserver/apiextensions/schema"
+	"kubeloop/apiserver/endpoints"
 	"kubeloop/apiserver/endpoints/handlers"
 	"kubeloop/apiserver/registry/rest"
 	"kubeloop/store"
@@ -81,7 +81,7 @@ func (s *Server) StructuralSchema(group, version, resource string) (*schema.Stru
 
 // customResourcesHandler is the API handler's delegate: the custom
 // resources, or nothing.
-func (s *Server) customResourcesHandler() http.Handler {
+func (s *Server) customResourcesHandler() endpoints.Delegate {
 	if s.customResources == nil {
 		return nil
 	}

@@ -28,11 +28,18 @@ type Config struct {
 	// resource.
 	Discovery http.Handler
 	Metrics   *metrics.Metrics
-	// Delegate, if set, answers every resource request whose group,
-	// version or resource is not in Registry: the custom resources
-	// (Kubernetes chains kube-apiserver to the apiextensions-apiserver the
-	// same way, as its NotFound handler).
-	Delegate http.Handler
+	// Delegate, if set, answers the resource requests it Serves that the
+	// Registry does not have: the custom resources (Kubernetes chains
+	// kube-apiserver to the apiextensions-apiserver the same way, as its
+	// NotFound handler).
+	Delegate Delegate
+}
+
+// Delegate serves resources known only at run time.
+type Delegate interface {
+	http.Handler
+	// Serves reports whether the delegate has group/version/resource.
+	Serves(group, version, resource string) bool
 }
 
 // APIHandler routes /api and /apis: each resource request to the handler
@@ -44,7 +51,7 @@ type APIHandler struct {
 	resources map[string]*resourceEndpoints
 	discovery http.Handler
 	metrics   *metrics.Metrics
-	delegate  http.Handler
+	delegate  Delegate
 }
 
 // resourceEndpoints are the handlers of one resource: by subresource
@@ -175,7 +182,7 @@ func (h *APIHandler) ServeHTTP(w http.ResponseWriter, r *http.Request) {
 		return
 	}
 	re, ok := h.resources[ri.APIGroup+"/"+ri.Resource]
-	if h.delegate != nil && (!ok || !h.groupVersions[ri.APIGroup+"/"+ri.APIVersion]) {
+	if h.delegate != nil && (!ok || !h.groupVersions[ri.APIGroup+"/"+ri.APIVersion]) && h.delegate.Serves(ri.APIGroup, ri.APIVersion, ri.Resource) {
 		h.delegate.ServeHTTP(w, r)
 		return
 	}

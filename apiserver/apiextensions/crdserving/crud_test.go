@@ -16,7 +16,9 @@ func TestCreatedCRDIsAcceptedEstablishedAndServedWithinASecond(t *testing.T) {
 	start := time.Now()
 	resp := srv.Do(t, "POST", "/apis/apiextensions.k8s.io/v1/customresourcedefinitions", "", widgetCRD(group))
 	require.Equal(t, http.StatusCreated, resp.Code, resp.Body)
-	t.Cleanup(func() { srv.Do(t, "DELETE", "/apis/apiextensions.k8s.io/v1/customresourcedefinitions/widgets."+group, "", "") })
+	t.Cleanup(func() {
+		srv.Do(t, "DELETE", "/apis/apiextensions.k8s.io/v1/customresourcedefinitions/widgets."+group, "", "")
+	})
 	ns := srv.NewNamespace(t)
 	require.Eventually(t, func() bool {
 		return srv.Do(t, "GET", widgets(group, ns), "", "").Code == http.StatusOK

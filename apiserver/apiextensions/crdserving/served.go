@@ -269,6 +269,12 @@ func (s *Served) lookup(group, version, resource string) (*versionInfo, bool) {
 	return vi, ok
 }
 
+// Serves reports whether a CRD serves group/version/resource.
+func (s *Served) Serves(group, version, resource string) bool {
+	_, ok := s.lookup(group, version, resource)
+	return ok
+}
+
 // servesGroupVersion reports whether any CRD serves group/version.
 func (s *Served) servesGroupVersion(group, version string) bool {
 	s.mu.RLock()

@@ -1,0 +1,61 @@
+package crdserving_test
+
+import (
+	"net/http"
+	"testing"
+
+	"github.com/stretchr/testify/assert"
+	"github.com/stretchr/testify/require"
+
+	"kubeloop/apiserver/apiservertest"
+)
+
+func TestStatusSubresourceWritesOnlyStatus(t *testing.T) {
+	group := createCRD(t, widgetCRD)
+	ns := srv.NewNamespace(t)
+	require.Equal(t, http.StatusCreated, srv.Do(t, "POST", widgets(group, ns), "", withGroup(widget("s", "red", 2), group)).Code)
+
+	// The main resource ignores status.
+	p := srv.Do(t, "PATCH", widgets(group, ns)+"/s", "application/merge-patch+json", `{"status":{"replicas":5}}`)
+	require.Equal(t, http.StatusOK, p.Code, p.Body)
+	assert.Nil(t, p.Obj(t)["status"])
+
+	// /status ignores everything else, and does not bump generation.
+	st := srv.Do(t, "PATCH", widgets(group, ns)+"/s/status", "application/merge-patch+json", `{"spec":{"color":"blue"},"status":{"replicas":2,"selector":"app=w"}}`)
+	require.Equal(t, http.StatusOK, st.Code, st.Body)
+	obj := st.Obj(t)
+	assert.Equal(t, float64(2), apiservertest.Get(obj, "status", "replicas"))
+	assert.Equal(t, "red", apiservertest.Get(obj, "spec", "color"))
+	assert.Equal(t, float64(1), apiservertest.Get(obj, "metadata", "generation"))
+
+	// The status is validated against the schema too.
+	bad := srv.Do(t, "PATCH", widgets(group, ns)+"/s/status", "application/merge-patch+json", `{"status":{"replicas":"many"}}`)
+	require.Equal(t, http.StatusUnprocessableEntity, bad.Code, bad.Body)
+	assert.Contains(t, bad.Obj(t)["message"], `status.replicas: Invalid value: "string": status.replicas in body must be of type integer: "string"`)
+}
+
+func TestScaleSubresourceReadsAndWritesTheCRDsPaths(t *testing.T) {
+	group := createCRD(t, widgetCRD)
+	ns := srv.NewNamespace(t)
+	require.Equal(t, http.StatusCreated, srv.Do(t, "POST", widgets(group, ns), "", withGroup(widget("sc", "red", 2), group)).Code)
+	require.Equal(t, http.StatusOK, srv.Do(t, "PATCH", widgets(group, ns)+"/sc/status", "application/merge-patch+json", `{"status":{"replicas":2,"selector":"app=w"}}`).Code)
+
+	g := srv.Do(t, "GET", widgets(group, ns)+"/sc/scale", "", "")
+	require.Equal(t, http.StatusOK, g.Code, g.Body)
+	sc := g.Obj(t)
+	assert.Equal(t, "autoscaling/v1", sc["apiVersion"])
+	assert.Equal(t, "Scale", sc["kind"])
+	assert.Equal(t, float64(2), apiservertest.Get(sc, "spec", "replicas"))
+	assert.Equal(t, float64(2), apiservertest.Get(sc, "status", "replicas"))
+	assert.Equal(t, "app=w", apiservertest.Get(sc, "status", "selector"))
+
+	p := srv.Do(t, "PATCH", widgets(group, ns)+"/sc/scale", "application/merge-patch+json", `{"spec":{"replicas":7}}`)
+	require.Equal(t, http.StatusOK, p.Code, p.Body)
+	obj := srv.Do(t, "GET", widgets(group, ns)+"/sc", "", "").Obj(t)
+	assert.Equal(t, float64(7), apiservertest.Get(obj, "spec", "replicas"))
+	assert.Equal(t, float64(2), apiservertest.Get(obj, "metadata", "generation"))
+
+	// The write goes through the schema: 11 is above the maximum.
+	over := srv.Do(t, "PATCH", widgets(group, ns)+"/sc/scale", "application/merge-patch+json", `{"spec":{"replicas":11}}`)
+	assert.Equal(t, http.StatusUnprocessableEntity, over.Code, over.Body)
+}
