@@ -246,6 +246,10 @@ func (re *resourceEndpoints) serve(w http.ResponseWriter, r *http.Request, ri *r
 	h.ServeHTTP(w, r)
 }
 
+// NotFoundResource is notFoundResource for the custom resource handler,
+// which answers the same for a served group version without the resource.
+func NotFoundResource() *api.StatusError { return notFoundResource() }
+
 // notFoundResource is the 404 for a URL under a known group that names no
 // resource kubeloop serves. Kubernetes answers it with an empty-details
 // Status.

@@ -6,6 +6,7 @@ import (
 	"strings"
 
 	"kubeloop/api"
+	"kubeloop/apiserver/endpoints"
 	"kubeloop/apiserver/endpoints/handlers/negotiation"
 	"kubeloop/apiserver/endpoints/handlers/responsewriters"
 	"kubeloop/apiserver/endpoints/request"
@@ -27,7 +28,7 @@ func (s *Served) ServeHTTP(w http.ResponseWriter, r *http.Request) {
 			http.NotFound(w, r)
 			return
 		}
-		responsewriters.WriteStatus(w, notFound())
+		responsewriters.WriteStatus(w, endpoints.NotFoundResource())
 		return
 	}
 	if vi.crd.terminating && ri.Verb == "create" {
@@ -47,16 +48,4 @@ func (s *Served) ServeHTTP(w http.ResponseWriter, r *http.Request) {
 		w.Header().Add("Warning", `299 - "`+strings.ReplaceAll(d, `"`, `\"`)+`"`)
 	}
 	vi.handler.ServeHTTP(w, r)
-}
-
-// notFound is the 404 of a resource a served group version does not have.
-func notFound() *api.StatusError {
-	return &api.StatusError{ErrStatus: api.Status{
-		TypeMeta: api.TypeMeta{Kind: "Status", APIVersion: "v1"},
-		Status:   api.StatusFailure,
-		Message:  "the server could not find the requested resource",
-		Reason:   api.StatusReasonNotFound,
-		Details:  &api.StatusDetails{},
-		Code:     http.StatusNotFound,
-	}}
 }
