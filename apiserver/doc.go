@@ -78,6 +78,13 @@
 //   - pkg/controlplane/controller/systemnamespaces — namespaces.go
 //   - each layer's counterparts are in its package's doc.go.
 //
+// Custom resources: CustomResourceDefinitions are a built-in kind; the
+// custom resources they define are served by apiextensions/crdserving, a
+// table of endpoints built at run time, which the API handler delegates to
+// for every group, version or resource the registry does not have
+// (customresources.go). Server.StructuralSchema gives a served custom
+// resource's structural schema by group, version and resource.
+//
 // Choices and simplifications (what Kubernetes does that we do not):
 //   - Request bodies are JSON, YAML (application/yaml, as kube-apiserver
 //     accepts) or protobuf; answers and watch streams are JSON or protobuf,

@@ -11,6 +11,10 @@
 //	schema/defaulting     filling in defaults; checking a CRD's defaults
 //	schema/validate       a custom resource against its schema, every violation
 //	cel                   x-kubernetes-validations: CEL rules over self and oldSelf, with their cost limits
+//	jsonpath              the simple JSONPaths of printer columns, selectable fields and scale paths
+//	registry/customresourcedefinition  the CRD registry (strategy, status, delete with the cleanup finalizer)
+//	registry/customresource            one served version's strategy, storage, serializers, Table, scale
+//	crdserving            the run-time table of served custom resources and the loop filling it
 //
 // A custom resource on create goes: decode to map[string]any
 // (schema.DecodeJSON) → pruning.Prune → defaulting.PruneNonNullableNullsWithoutDefaults
@@ -23,6 +27,12 @@
 // pkg/apiserver/customresource_handler.go (schemaCoercingDecoder,
 // unstructuredDefaulter) and pkg/registry/customresource/strategy.go.
 //
-// What is not here yet: serving CRDs (the registry, discovery, OpenAPI,
-// the status and scale subresources, conversion).
+// How a CRD becomes served: the CRD registry stores it; the crdserving
+// Controller (naming, establishing and finalizing in one loop) sees it in
+// its watch, accepts its names, builds every served version's endpoints
+// (customresource registry over one storage: etcd behind a watch cache)
+// and swaps them into the crdserving.Served table, then sets Established.
+// The apiserver's API handler delegates every request the built-in
+// registry does not have to that table; discovery lists it after the
+// built-in kinds.
 package apiextensions
