@@ -205,12 +205,16 @@ func NewInvalid(group, kind, name string, causes []StatusCause) *StatusError {
 }
 
 // NewForbidden is 403: the request is understood and refused.
-// Message: `pods "p1" is forbidden: <reason>`.
+// Message: `pods "p1" is forbidden: <reason>`, or `forbidden: <reason>`
+// when no resource is concerned (a non-resource URL).
 func NewForbidden(gr GroupResource, name string, err error) *StatusError {
 	var msg string
-	if name == "" {
+	switch {
+	case gr.Resource == "":
+		msg = fmt.Sprintf("forbidden: %v", err)
+	case name == "":
 		msg = fmt.Sprintf("%s is forbidden: %v", gr, err)
-	} else {
+	default:
 		msg = fmt.Sprintf("%s %q is forbidden: %v", gr, name, err)
 	}
 	return newStatusError(http.StatusForbidden, StatusReasonForbidden, msg,

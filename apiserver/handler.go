@@ -50,6 +50,7 @@ func (s *Server) buildHandler(reg *prometheus.Registry) (http.Handler, error) {
 	mux.Handle("/", apis)
 
 	var h http.Handler = mux
+	h = filters.WithAuthorization(h, s.authorizer, s.log)
 	h = filters.WithInFlightMetrics(h, s.metrics)
 	h = filters.WithRequestInfo(h)
 	h = filters.WithPanicRecovery(h, s.log)

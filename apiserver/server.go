@@ -16,8 +16,11 @@ import (
 	"kubeloop/api"
 	"kubeloop/apiserver/admission"
 	"kubeloop/apiserver/apiextensions/crdserving"
+	"kubeloop/apiserver/authorization/authorizer"
+	"kubeloop/apiserver/authorization/rbac"
 	"kubeloop/apiserver/endpoints/metrics"
 	"kubeloop/apiserver/registry/core/namespace"
+	rbacregistry "kubeloop/apiserver/registry/rbac"
 	"kubeloop/apiserver/registry/rest"
 	"kubeloop/store"
 )
@@ -61,6 +64,10 @@ type Config struct {
 	// turns compaction off (for tests that compact by hand).
 	CompactionInterval      time.Duration
 	CompactionKeepRevisions int64
+	// AuthorizationModes are kube-apiserver's --authorization-mode, in
+	// order: "Node", "RBAC", or "AlwaysAllow" (the default, as in
+	// kube-apiserver). With RBAC the bootstrap policy is reconciled at start.
+	AuthorizationModes []string
 }
 
 // Server is the kubeloop API server: one storage per resource, the REST
@@ -86,6 +93,13 @@ type Server struct {
 	// CustomResourceDefinitions).
 	customResources *crdserving.Served
 	crdController   *crdserving.Controller
+	// authorizer decides every request (AuthorizationModes); ruleResolver
+	// is RBAC's (nil without RBAC), which the access reviews and
+	// escalation prevention read; escalation is shared with the RBAC
+	// registry, which is built before the authorizer it needs.
+	authorizer   authorizer.Authorizer
+	ruleResolver *rbac.RuleResolver
+	escalation   *rbacregistry.Escalation
 
 	// ctx lives as long as the server; cancelling it ends watches and the
 	// background compaction.
@@ -128,6 +142,7 @@ func New(cfg Config) (*Server, error) {
 		// Kubernetes' --shutdown-delay is 0 and its request timeout 60 s;
 		// 10 s is plenty for the short requests kubeloop serves.
 		shutdownTimeout: 10 * time.Second,
+		escalation:      &rbacregistry.Escalation{},
 	}
 	if cfg.ShutdownTimeout > 0 {
 		s.shutdownTimeout = cfg.ShutdownTimeout
@@ -139,6 +154,10 @@ func New(cfg Config) (*Server, error) {
 	}
 	s.metrics = m
 	if err := s.buildStorage(ctx, cfg); err != nil {
+		cancel()
+		return nil, err
+	}
+	if s.authorizer, err = s.buildAuthorizer(ctx, cfg.AuthorizationModes); err != nil {
 		cancel()
 		return nil, err
 	}
@@ -162,6 +181,10 @@ func New(cfg Config) (*Server, error) {
 		return nil, fmt.Errorf("apiserver: not ready: %w", err)
 	}
 	if err := s.ensureDefaultNamespaces(startCtx); err != nil {
+		s.Close()
+		return nil, err
+	}
+	if err := s.reconcileBootstrapPolicy(startCtx); err != nil {
 		s.Close()
 		return nil, err
 	}

@@ -15,6 +15,7 @@ import (
 	"kubeloop/apiserver/registry/core/secret"
 	"kubeloop/apiserver/registry/core/serviceaccount"
 	"kubeloop/apiserver/registry/generic"
+	rbacregistry "kubeloop/apiserver/registry/rbac"
 	"kubeloop/apiserver/registry/rest"
 	"kubeloop/store"
 	"kubeloop/watchcache"
@@ -39,6 +40,10 @@ func (s *Server) restStorageProviders() map[api.GroupResource]func(generic.Optio
 		{Resource: "secrets"}:                                                  secret.NewStorage,
 		{Resource: "serviceaccounts"}:                                          serviceaccount.NewStorage,
 		{Group: "apiextensions.k8s.io", Resource: "customresourcedefinitions"}: customresourcedefinition.NewStorage,
+		{Group: api.RBACGroupName, Resource: "roles"}:                          s.rbacStorage,
+		{Group: api.RBACGroupName, Resource: "clusterroles"}:                   s.rbacStorage,
+		{Group: api.RBACGroupName, Resource: "rolebindings"}:                   s.rbacStorage,
+		{Group: api.RBACGroupName, Resource: "clusterrolebindings"}:            s.rbacStorage,
 		{Resource: "namespaces"}: func(o generic.Options) map[string]rest.Storage {
 			var m map[string]rest.Storage
 			s.namespaces, m = namespace.NewStorage(o, s.namespaceTerminating)
@@ -113,4 +118,10 @@ func (s *Server) newStorage(ctx context.Context, cfg Config, info *api.ResourceI
 		return nil, nil, nil, fmt.Errorf("apiserver: storage for %s: %w", info.GroupResource(), err)
 	}
 	return st, ready, stop, nil
+}
+
+// rbacStorage is the RBAC registry, with escalation prevention reading
+// the authorizer the server builds once the storage exists.
+func (s *Server) rbacStorage(o generic.Options) map[string]rest.Storage {
+	return rbacregistry.NewStorage(o, s.escalation)
 }
