@@ -12,13 +12,11 @@ package authztest
 
 import (
 	"context"
-	"fmt"
 	"io"
 	"log/slog"
 	"net/http"
 	"net/http/httptest"
 	"strings"
-	"sync/atomic"
 	"testing"
 
 	"github.com/stretchr/testify/require"
@@ -30,12 +28,10 @@ import (
 	"kubeloop/store/storetest"
 )
 
-// Server is an apiserver with RBAC on a real etcd.
+// Server is an apiserver with RBAC on a real etcd. Its Do, Stored and
+// NewNamespace (apiservertest's) act as system:admin.
 type Server struct {
-	Etcd  *store.Embedded
-	API   *apiserver.Server
-	URL   string
-	nsSeq atomic.Int64
+	*apiservertest.Server
 }
 
 // Main is a TestMain body: etcd, one RBAC apiserver, the package's tests.
@@ -50,7 +46,7 @@ func Main(m *testing.M, setup func(*Server)) {
 			panic(err)
 		}
 		hs := httptest.NewServer(WithTestUser(s.Handler()))
-		setup(&Server{Etcd: e, API: s, URL: hs.URL})
+		setup(&Server{&apiservertest.Server{Etcd: e, API: s, URL: hs.URL}})
 	})
 }
 
@@ -108,18 +104,4 @@ func (s *Server) As(t testing.TB, name string, groups []string, method, path, bo
 	b, err := io.ReadAll(resp.Body)
 	require.NoError(t, err)
 	return Response{Code: resp.StatusCode, Header: resp.Header, Body: string(b)}
-}
-
-// NewNamespace creates a fresh namespace for one test.
-func (s *Server) NewNamespace(t testing.TB) string {
-	t.Helper()
-	name := fmt.Sprintf("t%d-%s", s.nsSeq.Add(1), strings.ToLower(t.Name()))
-	name = strings.NewReplacer("/", "-", "_", "-").Replace(name)
-	if len(name) > 63 {
-		name = name[:63]
-	}
-	name = strings.TrimRight(name, "-")
-	resp := s.Admin(t, "POST", "/api/v1/namespaces", fmt.Sprintf(`{"metadata":{"name":%q}}`, name))
-	require.Equal(t, http.StatusCreated, resp.Code, resp.Body)
-	return name
 }

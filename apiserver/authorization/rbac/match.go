@@ -1,6 +1,7 @@
 package rbac
 
 import (
+	"slices"
 	"strings"
 
 	"kubeloop/api"
@@ -67,11 +68,4 @@ func nonResourceURLMatches(rule *api.PolicyRule, path string) bool {
 	return false
 }
 
-func has(list []string, s string) bool {
-	for _, v := range list {
-		if v == s {
-			return true
-		}
-	}
-	return false
-}
+func has(list []string, s string) bool { return slices.Contains(list, s) }
