@@ -83,6 +83,7 @@ type request struct {
 	query       url.Values
 	body        []byte
 	contentType string
+	accept      string // "" is ContentTypeJSON
 }
 
 // url joins the base URL, the path and the query. The path is already
@@ -112,7 +113,11 @@ func (c *Client) send(ctx context.Context, r *request) (*http.Response, error) {
 	if err != nil {
 		return nil, fmt.Errorf("client: build request: %w", err)
 	}
-	req.Header.Set("Accept", ContentTypeJSON)
+	accept := r.accept
+	if accept == "" {
+		accept = ContentTypeJSON
+	}
+	req.Header.Set("Accept", accept)
 	req.Header.Set("User-Agent", c.userAgent)
 	if r.body != nil {
 		ct := r.contentType

@@ -112,7 +112,7 @@ func describePod(w describeWriter, p *api.Pod) {
 	}
 	w.pairs(0, "Labels", p.Labels, "=")
 	w.pairs(0, "Annotations", p.Annotations, ": ")
-	w.line(0, "Status:\t%s", podStatus(p))
+	w.line(0, "Status:\t%s", podPhase(p))
 	w.line(0, "IP:\t%s", p.Status.PodIP)
 	describeControlledBy(w, p.OwnerReferences)
 	w.line(0, "Containers:")
@@ -252,4 +252,35 @@ func describeEvents(ctx context.Context, cli *client.Client, w describeWriter, o
 		w.line(1, "%s\t%s\t%s\t%s\t%s", e.Type, e.Reason, eventLastSeen(e, now), from, strings.TrimSpace(e.Message))
 	}
 	return nil
+}
+
+// podPhase is describe's Status line as kubectl describe prints it: the
+// phase, or Terminating once deletion has begun. The STATUS column of get,
+// with the containers' reasons, is the server's (apiserver/printers).
+func podPhase(p *api.Pod) string {
+	if p.DeletionTimestamp != nil {
+		return "Terminating"
+	}
+	return string(p.Status.Phase)
+}
+
+// eventTime is when an event last happened: lastTimestamp, or eventTime for
+// events.k8s.io-style events, or creation.
+func eventTime(e *api.Event) time.Time {
+	switch {
+	case !e.LastTimestamp.IsZero():
+		return e.LastTimestamp.Time
+	case !e.EventTime.IsZero():
+		return e.EventTime.Time
+	}
+	return e.CreationTimestamp.Time
+}
+
+// eventLastSeen is "5s", or "5s (x3 over 2m)" for a repeated event.
+func eventLastSeen(e *api.Event, now time.Time) string {
+	last := api.HumanAge(api.Time{Time: eventTime(e)}, now)
+	if e.Count > 1 && !e.FirstTimestamp.IsZero() {
+		return fmt.Sprintf("%s (x%d over %s)", last, e.Count, api.HumanAge(e.FirstTimestamp, now))
+	}
+	return last
 }

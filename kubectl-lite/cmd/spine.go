@@ -205,9 +205,9 @@ func (s *spine) onPod(typ api.EventType, pod *api.Pod) {
 	}
 	// A new pod's Pending phase is the apiserver's default, not a report:
 	// only changes after creation are the kubelet's.
-	if prev != nil && (podStatus(prev) != podStatus(pod) || readyCount(prev) != readyCount(pod)) {
+	if prev != nil && (podPhase(prev) != podPhase(pod) || readyCount(prev) != readyCount(pod)) {
 		{
-			s.print(stepStatus, rv, "KL->>A", "%s status %s, ready %d/%d", what, podStatus(pod), readyCount(pod), len(pod.Spec.Containers))
+			s.print(stepStatus, rv, "KL->>A", "%s status %s, ready %d/%d", what, podPhase(pod), readyCount(pod), len(pod.Spec.Containers))
 		}
 	}
 	s.flushEvents(pod.UID)
