@@ -8,7 +8,12 @@ run:
 
 # Every test of the main module under the race detector, then the
 # conformance module (real client-go; real kubectl where the machine has it).
-test: test-main test-conformance test-exercises
+test: linebudget test-main test-conformance test-exercises
+
+# The size of each client-side concept against its budget (hack/linebudget.sh).
+.PHONY: linebudget
+linebudget:
+	./hack/linebudget.sh
 
 test-main:
 	$(GO) vet ./...

@@ -13,9 +13,8 @@ import (
 )
 
 // ListerWatcher is what the reflector reads from: a LIST and a WATCH of one
-// resource. The client implements it over HTTP; tests may implement it over
-// anything. List must return items whose resourceVersions are set, and a
-// ListMeta carrying the list's resourceVersion.
+// resource. The client implements it over HTTP. List must return items whose
+// resourceVersions are set, and a ListMeta carrying the list's version.
 type ListerWatcher interface {
 	List(ctx context.Context, opts api.ListOptions) (api.ListObject, error)
 	Watch(ctx context.Context, opts api.ListOptions) (api.Watcher, error)
@@ -36,8 +35,6 @@ type ReflectorStore interface {
 const (
 	defaultPageSize        = 500
 	minWatchTimeout        = 5 * time.Minute
-	backoffInitial         = 800 * time.Millisecond
-	backoffCap             = 30 * time.Second
 	backoffResetAfterQuiet = 2 * time.Minute
 	shortWatchThreshold    = time.Second
 )
@@ -51,26 +48,24 @@ type Reflector struct {
 	log          *slog.Logger
 
 	// ShouldResync, if set, is asked at every resync tick whether to call
-	// the store's Resync; the shared informer uses it to resync only when
-	// some handler's period is due.
+	// the store's Resync (the informer resyncs only when a handler is due).
 	ShouldResync func() bool
-
 	// UseWatchList streams the initial state through a WATCH with
 	// sendInitialEvents=true; on rejection the reflector falls back to LIST.
 	UseWatchList bool
+	// Backoff tuning (client-go: 800 ms to 30 s); tests shorten it.
+	BackoffInitial, BackoffCap time.Duration
 
-	// Backoff tuning; tests shorten it.
-	BackoffInitial time.Duration
-	BackoffCap     time.Duration
+	// watchListUnsupported is set once the server rejected
+	// sendInitialEvents; only ListAndWatch, on Run's goroutine, touches it.
+	watchListUnsupported bool
 
 	mu sync.Mutex
-	// lastSyncResourceVersion is the newest version the store reflects.
-	lastSyncResourceVersion string
-	// lastSyncResourceVersionUnavailable is set when a LIST at that version
-	// got 410: the next LIST must be a consistent read ("").
+	// lastSyncResourceVersion is the newest version the store reflects;
+	// lastSyncResourceVersionUnavailable is set when a LIST at it got 410,
+	// so the next LIST must be a consistent read ("").
+	lastSyncResourceVersion            string
 	lastSyncResourceVersionUnavailable bool
-	// watchListUnsupported is set once the server rejected sendInitialEvents.
-	watchListUnsupported bool
 }
 
 // NewReflector makes a reflector named name (used in logs).
@@ -78,8 +73,8 @@ func NewReflector(name string, lw ListerWatcher, store ReflectorStore, resyncPer
 	return &Reflector{
 		name: name, lw: lw, store: store, resyncPeriod: resyncPeriod,
 		log:            slog.Default().With("component", "reflector", "resource", name),
-		BackoffInitial: backoffInitial,
-		BackoffCap:     backoffCap,
+		BackoffInitial: 800 * time.Millisecond,
+		BackoffCap:     30 * time.Second,
 	}
 }
 
@@ -96,28 +91,36 @@ func (r *Reflector) setLastSyncResourceVersion(rv string) {
 	r.mu.Unlock()
 }
 
+// setLastSyncResourceVersionUnavailable records whether a LIST at the last
+// synced version got 410.
+func (r *Reflector) setLastSyncResourceVersionUnavailable(unavailable bool) {
+	r.mu.Lock()
+	r.lastSyncResourceVersionUnavailable = unavailable
+	r.mu.Unlock()
+}
+
 // relistResourceVersion picks the version of the next LIST: "0" the first
 // time (any freshness, from the watch cache), then the last synced version so
 // time never goes backwards, and "" after that version turned out too old.
 func (r *Reflector) relistResourceVersion() string {
 	r.mu.Lock()
 	defer r.mu.Unlock()
-	if r.lastSyncResourceVersionUnavailable {
+	switch {
+	case r.lastSyncResourceVersionUnavailable:
 		return ""
-	}
-	if r.lastSyncResourceVersion == "" {
+	case r.lastSyncResourceVersion == "":
 		return "0"
 	}
 	return r.lastSyncResourceVersion
 }
 
-// Run calls ListAndWatch until ctx ends, backing off after failures.
+// Run calls ListAndWatch until ctx ends, backing off after failures; a nil
+// return (a 410, a finished watch) re-lists at once.
 func (r *Reflector) Run(ctx context.Context) {
 	b := &Backoff{Initial: r.BackoffInitial, Cap: r.BackoffCap, ResetAfter: backoffResetAfterQuiet}
 	for ctx.Err() == nil {
 		err := r.ListAndWatch(ctx)
 		if err == nil || ctx.Err() != nil {
-			// A 410 or a finished watch: re-list at once.
 			continue
 		}
 		wait := b.Next(time.Now())
@@ -132,26 +135,20 @@ func (r *Reflector) Run(ctx context.Context) {
 }
 
 // ListAndWatch loads the full state, then follows changes until the watch
-// needs a new LIST or fails. It returns nil when a re-list is the normal
-// next step (410, or ctx done). As in client-go's watchWithResync, resyncs
-// run from the moment the state is loaded, and a watch-list stream is
-// followed exactly like a watch opened after a LIST.
+// needs a new LIST (nil) or fails (an error: back off first). As in
+// client-go's watchWithResync, resyncs run from the moment the state is
+// loaded, and a watch-list stream is followed like a watch after a LIST.
 func (r *Reflector) ListAndWatch(ctx context.Context) error {
 	ctx, cancel := context.WithCancel(ctx)
 	defer cancel()
-
 	var w api.Watcher
-	if r.UseWatchList && !r.watchListUnsupportedNow() {
+	if r.UseWatchList && !r.watchListUnsupported {
 		var err error
-		w, err = r.watchList(ctx)
-		switch {
-		case err == nil:
+		switch w, err = r.watchList(ctx); {
 		case api.IsInvalid(err) || api.IsBadRequest(err):
-			r.mu.Lock()
 			r.watchListUnsupported = true
-			r.mu.Unlock()
 			r.log.Info("server does not support watch-list; falling back to list", "err", err)
-		default:
+		case err != nil:
 			return err
 		}
 	}
@@ -166,13 +163,9 @@ func (r *Reflector) ListAndWatch(ctx context.Context) error {
 	return r.watchLoop(ctx, w)
 }
 
-func (r *Reflector) watchListUnsupportedNow() bool {
-	r.mu.Lock()
-	defer r.mu.Unlock()
-	return r.watchListUnsupported
-}
-
 // list pages through a LIST and replaces the store's content with it.
+// Continued pages are read at the first page's version, which their token
+// carries, so they must not set one.
 func (r *Reflector) list(ctx context.Context) error {
 	rv := r.relistResourceVersion()
 	var items []any
@@ -180,14 +173,12 @@ func (r *Reflector) list(ctx context.Context) error {
 	opts := api.ListOptions{ResourceVersion: rv, Limit: defaultPageSize}
 	for {
 		page, err := r.lw.List(ctx, opts)
+		if api.IsExpired(err) && rv != "" {
+			// The version we asked for is gone: ask for the latest instead.
+			r.setLastSyncResourceVersionUnavailable(true)
+			return r.list(ctx)
+		}
 		if err != nil {
-			if api.IsExpired(err) && rv != "" {
-				// The version we asked for is gone: ask for the latest instead.
-				r.mu.Lock()
-				r.lastSyncResourceVersionUnavailable = true
-				r.mu.Unlock()
-				return r.list(ctx)
-			}
 			return fmt.Errorf("list %s: %w", r.name, err)
 		}
 		for _, o := range page.GetItems() {
@@ -200,72 +191,63 @@ func (r *Reflector) list(ctx context.Context) error {
 		if meta.Continue == "" {
 			break
 		}
-		// Continued pages are read at the first page's version; the token
-		// carries it, so the request must not set one.
 		opts = api.ListOptions{Continue: meta.Continue, Limit: defaultPageSize}
 	}
 	if err := r.store.Replace(items, listRV); err != nil {
 		return fmt.Errorf("replace %s: %w", r.name, err)
 	}
-	r.mu.Lock()
-	r.lastSyncResourceVersion = listRV
-	r.lastSyncResourceVersionUnavailable = false
-	r.mu.Unlock()
+	r.setLastSyncResourceVersion(listRV)
+	r.setLastSyncResourceVersionUnavailable(false)
 	r.log.Debug("listed", "items", len(items), "resourceVersion", listRV)
 	return nil
 }
 
+// watchOptions are those of every WATCH: from rv, with bookmarks, and a
+// random timeout in [5, 10) minutes so that many clients' watches do not
+// all end, and come back, at once.
+func watchOptions(rv string) api.ListOptions {
+	timeout := int64(minWatchTimeout.Seconds() * (1 + rand.Float64()))
+	return api.ListOptions{Watch: true, ResourceVersion: rv, AllowWatchBookmarks: true, TimeoutSeconds: &timeout}
+}
+
 // watchLoop follows w (the watch-list stream, or nil after a LIST) and
-// re-opens the watch from the last version each time it ends normally. It
-// returns nil when a LIST is needed (410) and an error when the reflector
-// should back off first.
+// re-opens the watch from the last version each time it ends normally.
 func (r *Reflector) watchLoop(ctx context.Context, w api.Watcher) error {
 	for ; ctx.Err() == nil; w = nil {
+		var err error
 		if w == nil {
-			timeout := int64(minWatchTimeout.Seconds() * (1 + rand.Float64()))
-			var err error
-			w, err = r.lw.Watch(ctx, api.ListOptions{
-				Watch:               true,
-				ResourceVersion:     r.LastSyncResourceVersion(),
-				AllowWatchBookmarks: true,
-				TimeoutSeconds:      &timeout,
-			})
-			if err != nil {
-				if api.IsExpired(err) {
-					return nil
-				}
-				return fmt.Errorf("watch %s: %w", r.name, err)
+			if w, err = r.lw.Watch(ctx, watchOptions(r.LastSyncResourceVersion())); err != nil {
+				err = fmt.Errorf("watch %s: %w", r.name, err)
 			}
 		}
-		if err := r.handleWatch(ctx, w); err != nil {
-			if errors.Is(err, errExpired) {
-				return nil
-			}
+		if err == nil {
+			err = r.handleWatch(ctx, w)
+		}
+		if api.IsExpired(err) {
+			return nil // too old: list again
+		}
+		if err != nil {
 			return err
 		}
 	}
 	return nil
 }
 
-var (
-	errExpired    = errors.New("watch expired")
-	errShortWatch = errors.New("very short watch: ended in under a second with no events")
-)
+var errShortWatch = errors.New("very short watch: ended in under a second with no events")
 
 // handleWatch applies the events of one watch to the store until it ends.
 func (r *Reflector) handleWatch(ctx context.Context, w api.Watcher) error {
 	defer w.Stop()
-	start := time.Now()
-	events := 0
+	start, events := time.Now(), 0
 	for {
 		select {
 		case <-ctx.Done():
 			return nil
 		case ev, ok := <-w.ResultChan():
+			if !ok && events == 0 && time.Since(start) < shortWatchThreshold {
+				return errShortWatch
+			}
 			if !ok {
-				if events == 0 && time.Since(start) < shortWatchThreshold {
-					return errShortWatch
-				}
 				return nil
 			}
 			events++
@@ -278,18 +260,10 @@ func (r *Reflector) handleWatch(ctx context.Context, w api.Watcher) error {
 
 // apply hands one event to the store and records its version.
 func (r *Reflector) apply(ev api.WatchEvent) error {
-	if ev.Type == api.Error {
-		if s, ok := ev.Object.(*api.Status); ok {
-			err := &api.StatusError{ErrStatus: *s}
-			if api.IsExpired(err) {
-				return errExpired
-			}
-			return fmt.Errorf("watch %s: %w", r.name, err)
-		}
-		return fmt.Errorf("watch %s: error event with %T", r.name, ev.Object)
-	}
 	var err error
 	switch ev.Type {
+	case api.Error:
+		return fmt.Errorf("watch %s: %w", r.name, statusError(ev.Object))
 	case api.Added:
 		err = r.store.Add(ev.Object)
 	case api.Modified:
@@ -307,6 +281,14 @@ func (r *Reflector) apply(ev api.WatchEvent) error {
 		r.setLastSyncResourceVersion(rv)
 	}
 	return nil
+}
+
+// statusError is the error an ERROR event carries.
+func statusError(obj api.Object) error {
+	if s, ok := obj.(*api.Status); ok {
+		return &api.StatusError{ErrStatus: *s}
+	}
+	return fmt.Errorf("error event with %T", obj)
 }
 
 // resyncLoop calls Resync every period until the ListAndWatch ends.

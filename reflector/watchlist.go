@@ -3,7 +3,6 @@ package reflector
 import (
 	"context"
 	"fmt"
-	"math/rand/v2"
 
 	"kubeloop/api"
 )
@@ -14,53 +13,43 @@ import (
 // collected and returns the still-open watch for the live events.
 func (r *Reflector) watchList(ctx context.Context) (api.Watcher, error) {
 	send := true
-	timeout := int64(minWatchTimeout.Seconds() * (1 + rand.Float64()))
-	rv := r.LastSyncResourceVersion()
-	w, err := r.lw.Watch(ctx, api.ListOptions{
-		Watch:                true,
-		ResourceVersion:      rv,
-		ResourceVersionMatch: "NotOlderThan",
-		SendInitialEvents:    &send,
-		AllowWatchBookmarks:  true,
-		TimeoutSeconds:       &timeout,
-	})
+	opts := watchOptions(r.LastSyncResourceVersion())
+	opts.ResourceVersionMatch, opts.SendInitialEvents = "NotOlderThan", &send
+	w, err := r.lw.Watch(ctx, opts)
 	if err != nil {
 		return nil, err
 	}
 	var items []any
 	for {
+		var ev api.WatchEvent
+		var ok bool
 		select {
 		case <-ctx.Done():
 			w.Stop()
 			return nil, ctx.Err()
-		case ev, ok := <-w.ResultChan():
-			if !ok {
-				return nil, fmt.Errorf("watch-list %s: stream ended before the initial events did", r.name)
+		case ev, ok = <-w.ResultChan():
+		}
+		switch {
+		case ok && ev.Type == api.Added:
+			items = append(items, ev.Object)
+			continue
+		case ok && ev.Type == api.Bookmark:
+			meta := ev.Object.GetObjectMeta()
+			if meta.Annotations[api.InitialEventsAnnotation] != "true" {
+				continue
 			}
-			switch ev.Type {
-			case api.Added:
-				items = append(items, ev.Object)
-			case api.Bookmark:
-				meta := ev.Object.GetObjectMeta()
-				if meta.Annotations[api.InitialEventsAnnotation] != "true" {
-					continue
-				}
-				if err := r.store.Replace(items, meta.ResourceVersion); err != nil {
-					w.Stop()
-					return nil, err
-				}
+			if err = r.store.Replace(items, meta.ResourceVersion); err == nil {
 				r.setLastSyncResourceVersion(meta.ResourceVersion)
 				return w, nil
-			case api.Error:
-				w.Stop()
-				if s, ok := ev.Object.(*api.Status); ok {
-					return nil, &api.StatusError{ErrStatus: *s}
-				}
-				return nil, fmt.Errorf("watch-list %s: error event", r.name)
-			default:
-				w.Stop()
-				return nil, fmt.Errorf("watch-list %s: unexpected %s during initial events", r.name, ev.Type)
 			}
+		case !ok:
+			err = fmt.Errorf("watch-list %s: stream ended before the initial events did", r.name)
+		case ev.Type == api.Error:
+			err = statusError(ev.Object)
+		default:
+			err = fmt.Errorf("watch-list %s: unexpected %s during initial events", r.name, ev.Type)
 		}
+		w.Stop()
+		return nil, err
 	}
 }
