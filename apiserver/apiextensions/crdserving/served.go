@@ -175,7 +175,7 @@ func (s *Served) Register(ctx context.Context, crd *api.CustomResourceDefinition
 
 func (s *Served) newVersionInfo(ci *crdInfo, cv *customresource.Version) (*versionInfo, error) {
 	o := generic.Options{Storage: ci.storage, Logger: s.cfg.Logger}
-	storages, err := customresource.NewStorage(o, cv)
+	storages, err := customresource.NewStorage(o, cv, ci.storageInfo.Version)
 	if err != nil {
 		return nil, fmt.Errorf("crdserving: %s version %s: %w", ci.crd.Name, cv.Info.Version, err)
 	}

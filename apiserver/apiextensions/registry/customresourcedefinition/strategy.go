@@ -5,6 +5,7 @@ import (
 	"slices"
 
 	"kubeloop/api"
+	"kubeloop/apiserver/apiextensions/field"
 	"kubeloop/apiserver/apiextensions/validation"
 	"kubeloop/apiserver/registry/generic"
 )
@@ -56,13 +57,27 @@ func addStoredVersion(crd *api.CustomResourceDefinition) {
 // Validate is ValidateCustomResourceDefinition as a 422.
 func (s Strategy) Validate(_ context.Context, obj api.Object) error {
 	crd := obj.(*api.CustomResourceDefinition)
-	return asError(validation.ValidateCustomResourceDefinition(crd).ToStatusError("apiextensions.k8s.io", "CustomResourceDefinition", crd.Name))
+	errs := append(validation.ValidateCustomResourceDefinition(crd), refuseWebhookConversion(crd)...)
+	return asError(errs.ToStatusError("apiextensions.k8s.io", "CustomResourceDefinition", crd.Name))
 }
 
 // ValidateUpdate is ValidateCustomResourceDefinitionUpdate as a 422.
 func (s Strategy) ValidateUpdate(_ context.Context, obj, old api.Object) error {
 	crd, oldCRD := obj.(*api.CustomResourceDefinition), old.(*api.CustomResourceDefinition)
-	return asError(validation.ValidateCustomResourceDefinitionUpdate(crd, oldCRD).ToStatusError("apiextensions.k8s.io", "CustomResourceDefinition", crd.Name))
+	errs := append(validation.ValidateCustomResourceDefinitionUpdate(crd, oldCRD), refuseWebhookConversion(crd)...)
+	return asError(errs.ToStatusError("apiextensions.k8s.io", "CustomResourceDefinition", crd.Name))
+}
+
+// refuseWebhookConversion is kubeloop's own rule: it never calls
+// conversion webhooks, so a CRD asking for one is refused whole rather than
+// served with versions that cannot be converted. (Kubernetes accepts it and
+// calls the webhook on every read and write across versions.)
+func refuseWebhookConversion(crd *api.CustomResourceDefinition) field.ErrorList {
+	if c := crd.Spec.Conversion; c != nil && c.Strategy == api.WebhookConverter {
+		return field.ErrorList{field.Invalid(field.NewPath("spec", "conversion", "strategy"), string(c.Strategy),
+			"conversion webhooks are not supported by kubeloop: use strategy None (apiVersion is rewritten, fields are kept)")}
+	}
+	return nil
 }
 
 // StatusStrategy is the strategy of customresourcedefinitions/status:

@@ -1,0 +1,93 @@
+package crdserving_test
+
+import (
+	"context"
+	"fmt"
+	"log/slog"
+	"net/http"
+	"net/http/httptest"
+	"strings"
+	"testing"
+
+	"github.com/stretchr/testify/assert"
+	"github.com/stretchr/testify/require"
+
+	"kubeloop/apiserver"
+	"kubeloop/apiserver/apiservertest"
+)
+
+// twoVersions is widgetCRD served as v1beta1 and v1, stored as v1beta1
+// first; storeV1 moves the storage version to v1.
+func twoVersions(group string, storeV1 bool) string {
+	return fmt.Sprintf(`{"apiVersion":"apiextensions.k8s.io/v1","kind":"CustomResourceDefinition",
+ "metadata":{"name":"gizmos.%[1]s"},
+ "spec":{"group":%[1]q,"scope":"Cluster","names":{"plural":"gizmos","kind":"Gizmo"},
+  "versions":[
+   {"name":"v1beta1","served":true,"storage":%[2]t,"schema":{"openAPIV3Schema":{"type":"object","properties":{"spec":{"type":"object","x-kubernetes-preserve-unknown-fields":true}}}}},
+   {"name":"v1","served":true,"storage":%[3]t,"schema":{"openAPIV3Schema":{"type":"object","properties":{"spec":{"type":"object","properties":{"size":{"type":"integer"}}}}}}}]}}`,
+		group, !storeV1, storeV1)
+}
+
+func TestVersionsServeTheSameObjectsWithTheirOwnAPIVersion(t *testing.T) {
+	group := createCRD(t, func(g string) string { return twoVersions(g, false) })
+	base := "/apis/" + group
+	resp := srv.Do(t, "POST", base+"/v1/gizmos", "", `{"apiVersion":"`+group+`/v1","kind":"Gizmo","metadata":{"name":"g"},"spec":{"size":3,"extra":true}}`)
+	require.Equal(t, http.StatusCreated, resp.Code, resp.Body)
+	assert.Equal(t, group+"/v1", resp.Obj(t)["apiVersion"])
+	assert.Nil(t, apiservertest.Get(resp.Obj(t), "spec", "extra"), "v1's schema prunes")
+
+	raw, err := srv.Etcd.Client().Get(context.Background(), "/registry/"+group+"/gizmos/g")
+	require.NoError(t, err)
+	require.Len(t, raw.Kvs, 1)
+	assert.Contains(t, string(raw.Kvs[0].Value), `"apiVersion":"`+group+`/v1beta1"`, "stored in the storage version")
+
+	beta := srv.Do(t, "GET", base+"/v1beta1/gizmos/g", "", "")
+	require.Equal(t, http.StatusOK, beta.Code, beta.Body)
+	assert.Equal(t, group+"/v1beta1", beta.Obj(t)["apiVersion"])
+	assert.Equal(t, float64(3), apiservertest.Get(beta.Obj(t), "spec", "size"))
+	list := srv.Do(t, "GET", base+"/v1/gizmos", "", "").Obj(t)
+	assert.Equal(t, group+"/v1", list["apiVersion"])
+	assert.Equal(t, group+"/v1", list["items"].([]any)[0].(map[string]any)["apiVersion"])
+
+	// Discovery prefers v1 over v1beta1.
+	g := srv.Do(t, "GET", "/apis/"+group, "", "").Obj(t)
+	assert.Equal(t, "v1", apiservertest.Get(g, "preferredVersion", "version"))
+
+	// Moving the storage version adds it to status.storedVersions.
+	crd := srv.Do(t, "GET", crdsPath+"/gizmos."+group, "", "").Obj(t)
+	body := twoVersions(group, true)
+	body = strings.Replace(body, `"metadata":{"name":"gizmos.`+group+`"}`,
+		`"metadata":{"name":"gizmos.`+group+`","resourceVersion":"`+apiservertest.Get(crd, "metadata", "resourceVersion").(string)+`"}`, 1)
+	u := srv.Do(t, "PUT", crdsPath+"/gizmos."+group, "", body)
+	require.Equal(t, http.StatusOK, u.Code, u.Body)
+	assert.Equal(t, []any{"v1beta1", "v1"}, apiservertest.Get(u.Obj(t), "status", "storedVersions"))
+}
+
+func TestWebhookConversionIsRefusedClearly(t *testing.T) {
+	body := strings.Replace(twoVersions("hook.example.com", false), `"scope":"Cluster",`,
+		`"scope":"Cluster","conversion":{"strategy":"Webhook","webhook":{"conversionReviewVersions":["v1"],"clientConfig":{"url":"https://example.com/convert"}}},`, 1)
+	resp := srv.Do(t, "POST", crdsPath, "", body)
+	require.Equal(t, http.StatusUnprocessableEntity, resp.Code, resp.Body)
+	assert.Contains(t, resp.Obj(t)["message"], `spec.conversion.strategy: Invalid value: "Webhook": conversion webhooks are not supported by kubeloop`)
+}
+
+func TestCustomResourcesAreServedRightAfterARestart(t *testing.T) {
+	group := createCRD(t, widgetCRD)
+	ns := srv.NewNamespace(t)
+	require.Equal(t, http.StatusCreated, srv.Do(t, "POST", widgets(group, ns), "", withGroup(widget("r", "red", 1), group)).Code)
+
+	// A second apiserver on the same etcd: as after a restart, it serves
+	// the CRD's resources as soon as New returns.
+	s2, err := apiserver.New(apiserver.Config{Etcd: srv.Etcd.Client(), Logger: slog.New(slog.DiscardHandler)})
+	require.NoError(t, err)
+	defer s2.Close()
+	hs := httptest.NewServer(s2.Handler())
+	defer hs.Close()
+	resp, err := http.Get(hs.URL + widgets(group, ns) + "/r")
+	require.NoError(t, err)
+	resp.Body.Close()
+	assert.Equal(t, http.StatusOK, resp.StatusCode)
+	schema, ok := s2.StructuralSchema(group, "v1", "widgets")
+	require.True(t, ok)
+	assert.Equal(t, "map", *schema.Properties["spec"].Properties["ports"].XListType)
+}
