@@ -1,0 +1,119 @@
+package conformance
+
+import (
+	"strings"
+	"testing"
+	"time"
+
+	"github.com/stretchr/testify/assert"
+	"github.com/stretchr/testify/require"
+)
+
+// crontabCRD is the CRD of Kubernetes' own "Extend the Kubernetes API with
+// CustomResourceDefinitions" page, with a printer column and the status
+// and scale subresources added.
+const crontabCRD = `apiVersion: apiextensions.k8s.io/v1
+kind: CustomResourceDefinition
+metadata:
+  name: crontabs.stable.example.com
+spec:
+  group: stable.example.com
+  versions:
+  - name: v1
+    served: true
+    storage: true
+    schema:
+      openAPIV3Schema:
+        type: object
+        properties:
+          spec:
+            type: object
+            properties:
+              cronSpec:
+                type: string
+                description: When the job runs, in cron syntax.
+              image:
+                type: string
+              replicas:
+                type: integer
+                minimum: 1
+                maximum: 10
+            required: ["cronSpec"]
+          status:
+            type: object
+            properties:
+              replicas:
+                type: integer
+    subresources:
+      status: {}
+      scale:
+        specReplicasPath: .spec.replicas
+        statusReplicasPath: .status.replicas
+    additionalPrinterColumns:
+    - name: Spec
+      type: string
+      jsonPath: .spec.cronSpec
+    - name: Replicas
+      type: integer
+      jsonPath: .spec.replicas
+  scope: Namespaced
+  names:
+    plural: crontabs
+    singular: crontab
+    kind: CronTab
+    shortNames:
+    - ct
+`
+
+const crontab = `apiVersion: stable.example.com/v1
+kind: CronTab
+metadata:
+  name: my-new-cron-object
+spec:
+  cronSpec: "* * * * */5"
+  image: my-awesome-cron-image
+  replicas: 1
+`
+
+// TestKubectlCustomResources is the whole life of a CRD with the real
+// kubectl: apply the CRD, wait for it, use the kind like a built-in one,
+// delete the CRD.
+func TestKubectlCustomResources(t *testing.T) {
+	bin := requireKubectls(t)[0]
+	ns := newNamespace(t)
+	k := &kubectl{t: t, bin: bin, namespace: ns}
+	assert.Contains(t, k.ok("apply", "-f", writeFile(t, "crd.yaml", crontabCRD)), "customresourcedefinition.apiextensions.k8s.io/crontabs.stable.example.com created")
+	t.Cleanup(func() { k.run("delete", "crd", "crontabs.stable.example.com", "--wait=false") })
+	k.ok("wait", "--for=condition=Established", "crd/crontabs.stable.example.com", "--timeout=30s")
+	assert.Regexp(t, `(?m)^crontabs\s+ct\s+stable.example.com/v1\s+true\s+CronTab$`, k.ok("api-resources", "--api-group=stable.example.com"))
+
+	cr := writeFile(t, "cr.yaml", crontab)
+	assert.Contains(t, k.ok("apply", "-f", cr), "crontab.stable.example.com/my-new-cron-object created")
+	assert.Contains(t, k.ok("apply", "-f", cr), "crontab.stable.example.com/my-new-cron-object unchanged")
+	assert.Contains(t, k.ok("apply", "-f", writeFile(t, "cr2.yaml", strings.Replace(crontab, "replicas: 1", "replicas: 2", 1))),
+		"crontab.stable.example.com/my-new-cron-object configured")
+
+	get := k.ok("get", "ct")
+	assert.Regexp(t, `(?m)^NAME\s+SPEC\s+REPLICAS$`, get)
+	assert.Regexp(t, `(?m)^my-new-cron-object\s+\* \* \* \* \*/5\s+2$`, get)
+	assert.Contains(t, k.ok("get", "crontabs.stable.example.com", "my-new-cron-object", "-o", "jsonpath={.spec.image}"), "my-awesome-cron-image")
+
+	assert.Contains(t, k.ok("label", "ct", "my-new-cron-object", "tier=batch"), "labeled")
+	assert.Contains(t, k.ok("get", "ct", "-l", "tier=batch", "-o", "name"), "crontab.stable.example.com/my-new-cron-object")
+	assert.Contains(t, k.ok("patch", "ct", "my-new-cron-object", "--type=merge", "-p", `{"spec":{"image":"other"}}`), "patched")
+	assert.Contains(t, k.ok("scale", "ct", "my-new-cron-object", "--replicas=3"), "scaled")
+	assert.Equal(t, "3", k.ok("get", "ct", "my-new-cron-object", "-o", "jsonpath={.spec.replicas}"))
+	desc := k.ok("describe", "ct", "my-new-cron-object")
+	assert.Contains(t, desc, "Kind:         CronTab")
+	assert.Contains(t, desc, "Cron Spec:")
+
+	bad := k.stdin(strings.Replace(crontab, "replicas: 1", "replicas: 50", 1), "apply", "-f", "-")
+	require.Equal(t, 1, bad.code, bad.out())
+	assert.Contains(t, bad.stderr, `spec.replicas: Invalid value: 50: spec.replicas in body should be less than or equal to 10`)
+
+	assert.Contains(t, k.ok("delete", "ct", "my-new-cron-object"), `crontab.stable.example.com "my-new-cron-object" deleted`)
+	assert.Contains(t, k.ok("delete", "crd", "crontabs.stable.example.com"), `deleted`)
+	require.Eventually(t, func() bool {
+		return k.run("get", "crd", "crontabs.stable.example.com").code != 0
+	}, 30*time.Second, 100*time.Millisecond)
+}
