@@ -1748,6 +1748,26 @@ func (in *ExternalDocumentation) DeepCopy() *ExternalDocumentation {
 }
 
 // DeepCopyInto copies in into out; the two share no memory. in must not be nil.
+func (in *ExtraValue) DeepCopyInto(out *ExtraValue) {
+	*out = *in
+	if in.Items != nil {
+		in, out := &in.Items, &out.Items
+		*out = make([]string, len(*in))
+		copy(*out, *in)
+	}
+}
+
+// DeepCopy returns a copy of in that shares no memory with it, or nil for nil.
+func (in *ExtraValue) DeepCopy() *ExtraValue {
+	if in == nil {
+		return nil
+	}
+	out := new(ExtraValue)
+	in.DeepCopyInto(out)
+	return out
+}
+
+// DeepCopyInto copies in into out; the two share no memory. in must not be nil.
 func (in *FCVolumeSource) DeepCopyInto(out *FCVolumeSource) {
 	*out = *in
 	if in.TargetWWNs != nil {
@@ -1805,6 +1825,48 @@ func (in FieldRequirements) DeepCopyInto(out *FieldRequirements) {
 func (in FieldRequirements) DeepCopy() FieldRequirements {
 	var out FieldRequirements
 	in.DeepCopyInto(&out)
+	return out
+}
+
+// DeepCopyInto copies in into out; the two share no memory. in must not be nil.
+func (in *FieldSelectorAttributes) DeepCopyInto(out *FieldSelectorAttributes) {
+	*out = *in
+	if in.Requirements != nil {
+		in, out := &in.Requirements, &out.Requirements
+		*out = make([]FieldSelectorRequirement, len(*in))
+		for i := range *in {
+			(*in)[i].DeepCopyInto(&(*out)[i])
+		}
+	}
+}
+
+// DeepCopy returns a copy of in that shares no memory with it, or nil for nil.
+func (in *FieldSelectorAttributes) DeepCopy() *FieldSelectorAttributes {
+	if in == nil {
+		return nil
+	}
+	out := new(FieldSelectorAttributes)
+	in.DeepCopyInto(out)
+	return out
+}
+
+// DeepCopyInto copies in into out; the two share no memory. in must not be nil.
+func (in *FieldSelectorRequirement) DeepCopyInto(out *FieldSelectorRequirement) {
+	*out = *in
+	if in.Values != nil {
+		in, out := &in.Values, &out.Values
+		*out = make([]string, len(*in))
+		copy(*out, *in)
+	}
+}
+
+// DeepCopy returns a copy of in that shares no memory with it, or nil for nil.
+func (in *FieldSelectorRequirement) DeepCopy() *FieldSelectorRequirement {
+	if in == nil {
+		return nil
+	}
+	out := new(FieldSelectorRequirement)
+	in.DeepCopyInto(out)
 	return out
 }
 
@@ -2711,6 +2773,28 @@ func (in *LabelSelector) DeepCopy() *LabelSelector {
 }
 
 // DeepCopyInto copies in into out; the two share no memory. in must not be nil.
+func (in *LabelSelectorAttributes) DeepCopyInto(out *LabelSelectorAttributes) {
+	*out = *in
+	if in.Requirements != nil {
+		in, out := &in.Requirements, &out.Requirements
+		*out = make([]LabelSelectorRequirement, len(*in))
+		for i := range *in {
+			(*in)[i].DeepCopyInto(&(*out)[i])
+		}
+	}
+}
+
+// DeepCopy returns a copy of in that shares no memory with it, or nil for nil.
+func (in *LabelSelectorAttributes) DeepCopy() *LabelSelectorAttributes {
+	if in == nil {
+		return nil
+	}
+	out := new(LabelSelectorAttributes)
+	in.DeepCopyInto(out)
+	return out
+}
+
+// DeepCopyInto copies in into out; the two share no memory. in must not be nil.
 func (in *LabelSelectorRequirement) DeepCopyInto(out *LabelSelectorRequirement) {
 	*out = *in
 	if in.Values != nil {
@@ -3592,6 +3676,46 @@ func (in *NodeSystemInfo) DeepCopy() *NodeSystemInfo {
 		return nil
 	}
 	out := new(NodeSystemInfo)
+	in.DeepCopyInto(out)
+	return out
+}
+
+// DeepCopyInto copies in into out; the two share no memory. in must not be nil.
+func (in *NonResourceAttributes) DeepCopyInto(out *NonResourceAttributes) {
+	*out = *in
+}
+
+// DeepCopy returns a copy of in that shares no memory with it, or nil for nil.
+func (in *NonResourceAttributes) DeepCopy() *NonResourceAttributes {
+	if in == nil {
+		return nil
+	}
+	out := new(NonResourceAttributes)
+	in.DeepCopyInto(out)
+	return out
+}
+
+// DeepCopyInto copies in into out; the two share no memory. in must not be nil.
+func (in *NonResourceRule) DeepCopyInto(out *NonResourceRule) {
+	*out = *in
+	if in.Verbs != nil {
+		in, out := &in.Verbs, &out.Verbs
+		*out = make([]string, len(*in))
+		copy(*out, *in)
+	}
+	if in.NonResourceURLs != nil {
+		in, out := &in.NonResourceURLs, &out.NonResourceURLs
+		*out = make([]string, len(*in))
+		copy(*out, *in)
+	}
+}
+
+// DeepCopy returns a copy of in that shares no memory with it, or nil for nil.
+func (in *NonResourceRule) DeepCopy() *NonResourceRule {
+	if in == nil {
+		return nil
+	}
+	out := new(NonResourceRule)
 	in.DeepCopyInto(out)
 	return out
 }
@@ -4976,6 +5100,29 @@ func (in Requirements) DeepCopy() Requirements {
 }
 
 // DeepCopyInto copies in into out; the two share no memory. in must not be nil.
+func (in *ResourceAttributes) DeepCopyInto(out *ResourceAttributes) {
+	*out = *in
+	if in.FieldSelector != nil {
+		out.FieldSelector = new(FieldSelectorAttributes)
+		in.FieldSelector.DeepCopyInto(out.FieldSelector)
+	}
+	if in.LabelSelector != nil {
+		out.LabelSelector = new(LabelSelectorAttributes)
+		in.LabelSelector.DeepCopyInto(out.LabelSelector)
+	}
+}
+
+// DeepCopy returns a copy of in that shares no memory with it, or nil for nil.
+func (in *ResourceAttributes) DeepCopy() *ResourceAttributes {
+	if in == nil {
+		return nil
+	}
+	out := new(ResourceAttributes)
+	in.DeepCopyInto(out)
+	return out
+}
+
+// DeepCopyInto copies in into out; the two share no memory. in must not be nil.
 func (in *ResourceClaim) DeepCopyInto(out *ResourceClaim) {
 	*out = *in
 }
@@ -5073,6 +5220,41 @@ func (in *ResourceRequirements) DeepCopy() *ResourceRequirements {
 		return nil
 	}
 	out := new(ResourceRequirements)
+	in.DeepCopyInto(out)
+	return out
+}
+
+// DeepCopyInto copies in into out; the two share no memory. in must not be nil.
+func (in *ResourceRule) DeepCopyInto(out *ResourceRule) {
+	*out = *in
+	if in.Verbs != nil {
+		in, out := &in.Verbs, &out.Verbs
+		*out = make([]string, len(*in))
+		copy(*out, *in)
+	}
+	if in.APIGroups != nil {
+		in, out := &in.APIGroups, &out.APIGroups
+		*out = make([]string, len(*in))
+		copy(*out, *in)
+	}
+	if in.Resources != nil {
+		in, out := &in.Resources, &out.Resources
+		*out = make([]string, len(*in))
+		copy(*out, *in)
+	}
+	if in.ResourceNames != nil {
+		in, out := &in.ResourceNames, &out.ResourceNames
+		*out = make([]string, len(*in))
+		copy(*out, *in)
+	}
+}
+
+// DeepCopy returns a copy of in that shares no memory with it, or nil for nil.
+func (in *ResourceRule) DeepCopy() *ResourceRule {
+	if in == nil {
+		return nil
+	}
+	out := new(ResourceRule)
 	in.DeepCopyInto(out)
 	return out
 }
@@ -5529,6 +5711,94 @@ func (in *SelectableField) DeepCopy() *SelectableField {
 }
 
 // DeepCopyInto copies in into out; the two share no memory. in must not be nil.
+func (in *SelfSubjectAccessReview) DeepCopyInto(out *SelfSubjectAccessReview) {
+	*out = *in
+	in.ObjectMeta.DeepCopyInto(&out.ObjectMeta)
+	in.Spec.DeepCopyInto(&out.Spec)
+}
+
+// DeepCopy returns a copy of in that shares no memory with it, or nil for nil.
+func (in *SelfSubjectAccessReview) DeepCopy() *SelfSubjectAccessReview {
+	if in == nil {
+		return nil
+	}
+	out := new(SelfSubjectAccessReview)
+	in.DeepCopyInto(out)
+	return out
+}
+
+// DeepCopyObject copies the SelfSubjectAccessReview as an Object.
+func (in *SelfSubjectAccessReview) DeepCopyObject() Object {
+	if c := in.DeepCopy(); c != nil {
+		return c
+	}
+	return nil
+}
+
+// DeepCopyInto copies in into out; the two share no memory. in must not be nil.
+func (in *SelfSubjectAccessReviewSpec) DeepCopyInto(out *SelfSubjectAccessReviewSpec) {
+	*out = *in
+	if in.ResourceAttributes != nil {
+		out.ResourceAttributes = new(ResourceAttributes)
+		in.ResourceAttributes.DeepCopyInto(out.ResourceAttributes)
+	}
+	if in.NonResourceAttributes != nil {
+		out.NonResourceAttributes = new(NonResourceAttributes)
+		*out.NonResourceAttributes = *in.NonResourceAttributes
+	}
+}
+
+// DeepCopy returns a copy of in that shares no memory with it, or nil for nil.
+func (in *SelfSubjectAccessReviewSpec) DeepCopy() *SelfSubjectAccessReviewSpec {
+	if in == nil {
+		return nil
+	}
+	out := new(SelfSubjectAccessReviewSpec)
+	in.DeepCopyInto(out)
+	return out
+}
+
+// DeepCopyInto copies in into out; the two share no memory. in must not be nil.
+func (in *SelfSubjectRulesReview) DeepCopyInto(out *SelfSubjectRulesReview) {
+	*out = *in
+	in.ObjectMeta.DeepCopyInto(&out.ObjectMeta)
+	in.Status.DeepCopyInto(&out.Status)
+}
+
+// DeepCopy returns a copy of in that shares no memory with it, or nil for nil.
+func (in *SelfSubjectRulesReview) DeepCopy() *SelfSubjectRulesReview {
+	if in == nil {
+		return nil
+	}
+	out := new(SelfSubjectRulesReview)
+	in.DeepCopyInto(out)
+	return out
+}
+
+// DeepCopyObject copies the SelfSubjectRulesReview as an Object.
+func (in *SelfSubjectRulesReview) DeepCopyObject() Object {
+	if c := in.DeepCopy(); c != nil {
+		return c
+	}
+	return nil
+}
+
+// DeepCopyInto copies in into out; the two share no memory. in must not be nil.
+func (in *SelfSubjectRulesReviewSpec) DeepCopyInto(out *SelfSubjectRulesReviewSpec) {
+	*out = *in
+}
+
+// DeepCopy returns a copy of in that shares no memory with it, or nil for nil.
+func (in *SelfSubjectRulesReviewSpec) DeepCopy() *SelfSubjectRulesReviewSpec {
+	if in == nil {
+		return nil
+	}
+	out := new(SelfSubjectRulesReviewSpec)
+	in.DeepCopyInto(out)
+	return out
+}
+
+// DeepCopyInto copies in into out; the two share no memory. in must not be nil.
 func (in *ServiceAccount) DeepCopyInto(out *ServiceAccount) {
 	*out = *in
 	in.ObjectMeta.DeepCopyInto(&out.ObjectMeta)
@@ -5743,6 +6013,112 @@ func (in *Subject) DeepCopy() *Subject {
 		return nil
 	}
 	out := new(Subject)
+	in.DeepCopyInto(out)
+	return out
+}
+
+// DeepCopyInto copies in into out; the two share no memory. in must not be nil.
+func (in *SubjectAccessReview) DeepCopyInto(out *SubjectAccessReview) {
+	*out = *in
+	in.ObjectMeta.DeepCopyInto(&out.ObjectMeta)
+	in.Spec.DeepCopyInto(&out.Spec)
+}
+
+// DeepCopy returns a copy of in that shares no memory with it, or nil for nil.
+func (in *SubjectAccessReview) DeepCopy() *SubjectAccessReview {
+	if in == nil {
+		return nil
+	}
+	out := new(SubjectAccessReview)
+	in.DeepCopyInto(out)
+	return out
+}
+
+// DeepCopyObject copies the SubjectAccessReview as an Object.
+func (in *SubjectAccessReview) DeepCopyObject() Object {
+	if c := in.DeepCopy(); c != nil {
+		return c
+	}
+	return nil
+}
+
+// DeepCopyInto copies in into out; the two share no memory. in must not be nil.
+func (in *SubjectAccessReviewSpec) DeepCopyInto(out *SubjectAccessReviewSpec) {
+	*out = *in
+	if in.ResourceAttributes != nil {
+		out.ResourceAttributes = new(ResourceAttributes)
+		in.ResourceAttributes.DeepCopyInto(out.ResourceAttributes)
+	}
+	if in.NonResourceAttributes != nil {
+		out.NonResourceAttributes = new(NonResourceAttributes)
+		*out.NonResourceAttributes = *in.NonResourceAttributes
+	}
+	if in.Groups != nil {
+		in, out := &in.Groups, &out.Groups
+		*out = make([]string, len(*in))
+		copy(*out, *in)
+	}
+	if in.Extra != nil {
+		in, out := &in.Extra, &out.Extra
+		*out = make(map[string]ExtraValue, len(*in))
+		for key, val := range *in {
+			outVal := val
+			val.DeepCopyInto(&outVal)
+			(*out)[key] = outVal
+		}
+	}
+}
+
+// DeepCopy returns a copy of in that shares no memory with it, or nil for nil.
+func (in *SubjectAccessReviewSpec) DeepCopy() *SubjectAccessReviewSpec {
+	if in == nil {
+		return nil
+	}
+	out := new(SubjectAccessReviewSpec)
+	in.DeepCopyInto(out)
+	return out
+}
+
+// DeepCopyInto copies in into out; the two share no memory. in must not be nil.
+func (in *SubjectAccessReviewStatus) DeepCopyInto(out *SubjectAccessReviewStatus) {
+	*out = *in
+}
+
+// DeepCopy returns a copy of in that shares no memory with it, or nil for nil.
+func (in *SubjectAccessReviewStatus) DeepCopy() *SubjectAccessReviewStatus {
+	if in == nil {
+		return nil
+	}
+	out := new(SubjectAccessReviewStatus)
+	in.DeepCopyInto(out)
+	return out
+}
+
+// DeepCopyInto copies in into out; the two share no memory. in must not be nil.
+func (in *SubjectRulesReviewStatus) DeepCopyInto(out *SubjectRulesReviewStatus) {
+	*out = *in
+	if in.ResourceRules != nil {
+		in, out := &in.ResourceRules, &out.ResourceRules
+		*out = make([]ResourceRule, len(*in))
+		for i := range *in {
+			(*in)[i].DeepCopyInto(&(*out)[i])
+		}
+	}
+	if in.NonResourceRules != nil {
+		in, out := &in.NonResourceRules, &out.NonResourceRules
+		*out = make([]NonResourceRule, len(*in))
+		for i := range *in {
+			(*in)[i].DeepCopyInto(&(*out)[i])
+		}
+	}
+}
+
+// DeepCopy returns a copy of in that shares no memory with it, or nil for nil.
+func (in *SubjectRulesReviewStatus) DeepCopy() *SubjectRulesReviewStatus {
+	if in == nil {
+		return nil
+	}
+	out := new(SubjectRulesReviewStatus)
 	in.DeepCopyInto(out)
 	return out
 }

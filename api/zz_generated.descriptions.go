@@ -727,6 +727,9 @@ func typeDocs() map[string]typeDoc {
 		"ExternalDocumentation": {
 			doc: "ExternalDocumentation links to documentation elsewhere.",
 		},
+		"ExtraValue": {
+			doc: "ExtraValue is one extra attribute's values: a JSON array of strings. Its protobuf form is a message with the strings as field 1 (a map's value cannot be a bare repeated field), hence a struct here.",
+		},
 		"FCVolumeSource": {
 			doc: "FCVolumeSource attaches a Fibre Channel disk to the node; it can be mounted read-write by one node only. The kubelet sets ownership and SELinux labels.",
 			fields: map[string]string{
@@ -745,6 +748,21 @@ func typeDocs() map[string]typeDoc {
 		},
 		"FieldSelector": {
 			doc: "FieldSelector matches objects by the field values of ResourceInfo.ObjectFields: \"metadata.name=x,spec.nodeName!=\". Only =, == and != exist, as in Kubernetes.",
+		},
+		"FieldSelectorAttributes": {
+			doc: "FieldSelectorAttributes is a field selector as text or as requirements.",
+			fields: map[string]string{
+				"RawSelector":  "The selector as a list or watch would carry it.",
+				"Requirements": "The selector already parsed.",
+			},
+		},
+		"FieldSelectorRequirement": {
+			doc: "FieldSelectorRequirement is one term of a field selector (meta/v1).",
+			fields: map[string]string{
+				"Key":      "The field.",
+				"Operator": "In, NotIn, Exists or DoesNotExist.",
+				"Values":   "The values, for In and NotIn.",
+			},
 		},
 		"FieldValueErrorReason": {
 			doc: "FieldValueErrorReason is the cause type a failed rule reports.",
@@ -1074,6 +1092,13 @@ func typeDocs() map[string]typeDoc {
 			fields: map[string]string{
 				"MatchLabels":      "Labels an object must have with exactly these values; each pair is an In requirement with one value.",
 				"MatchExpressions": "Requirements an object must meet; all must hold.",
+			},
+		},
+		"LabelSelectorAttributes": {
+			doc: "LabelSelectorAttributes is a label selector as text or as requirements.",
+			fields: map[string]string{
+				"RawSelector":  "The selector as a list or watch would carry it.",
+				"Requirements": "The selector already parsed.",
 			},
 		},
 		"LabelSelectorOperator": {
@@ -1435,6 +1460,20 @@ func typeDocs() map[string]typeDoc {
 				"Architecture":            "CPU architecture, GOARCH style: \"amd64\", \"arm64\", ...",
 				"Swap":                    "Swap memory of the node.",
 				"RunningInUserNamespace":  "Whether the kubelet itself runs inside a user namespace.",
+			},
+		},
+		"NonResourceAttributes": {
+			doc: "NonResourceAttributes describe a request for a path outside the API.",
+			fields: map[string]string{
+				"Path": "The URL path.",
+				"Verb": "The lower-case HTTP method.",
+			},
+		},
+		"NonResourceRule": {
+			doc: "NonResourceRule is a PolicyRule's non-resource part.",
+			fields: map[string]string{
+				"Verbs":           "The verbs allowed.",
+				"NonResourceURLs": "The URLs, \"*\" suffix a prefix.",
 			},
 		},
 		"OSName": {
@@ -1994,6 +2033,20 @@ func typeDocs() map[string]typeDoc {
 		"Requirements": {
 			doc: "Requirements is a label selector: the AND of its requirements, sorted by key. The empty Requirements matches everything.",
 		},
+		"ResourceAttributes": {
+			doc: "ResourceAttributes describe a resource request, as the authorization filter would see it. Empty means \"all\" only where the authorizer says so (RBAC: nowhere but \"*\").",
+			fields: map[string]string{
+				"Namespace":     "The namespace (\"\" for cluster-scoped resources or all namespaces).",
+				"Verb":          "The verb: get, list, watch, create, update, patch, delete, ..., or \"*\".",
+				"Group":         "The API group (\"\" is core).",
+				"Version":       "The API version.",
+				"Resource":      "The resource, plural.",
+				"Subresource":   "The subresource, if any.",
+				"Name":          "The object's name (\"\" for collections and creates).",
+				"FieldSelector": "A field selector the request carries (kubeloop's authorizers ignore it).",
+				"LabelSelector": "A label selector the request carries (kubeloop's authorizers ignore it).",
+			},
+		},
 		"ResourceClaim": {
 			doc: "ResourceClaim is a container's use of one of its pod's resource claims.",
 			fields: map[string]string{
@@ -2049,6 +2102,15 @@ func typeDocs() map[string]typeDoc {
 		},
 		"ResourceResizeRestartPolicy": {
 			doc: "ResourceResizeRestartPolicy is what a resource resize requires: NotRequired (in place, restarting only if the runtime cannot avoid it) or RestartContainer (for programs that read their limits only at start).",
+		},
+		"ResourceRule": {
+			doc: "ResourceRule is a PolicyRule's resource part.",
+			fields: map[string]string{
+				"Verbs":         "The verbs allowed.",
+				"APIGroups":     "The API groups.",
+				"Resources":     "The resources.",
+				"ResourceNames": "The names, if restricted.",
+			},
 		},
 		"ResourceScope": {
 			doc: "ResourceScope says whether custom resources live in a namespace.",
@@ -2236,6 +2298,37 @@ func typeDocs() map[string]typeDoc {
 		"Selector": {
 			doc: "Selector matches objects by their labels. The zero-requirement selector (Everything) matches every object.\n\nParsing lives in labels.go (ParseSelector, for the string syntax \"a=b,c in (x,y),!d\") and LabelSelectorAsSelector (for the matchLabels/matchExpressions object).",
 		},
+		"SelfSubjectAccessReview": {
+			doc: "SelfSubjectAccessReview asks whether the caller may do something.",
+			fields: map[string]string{
+				"TypeMeta":   "Kind \"SelfSubjectAccessReview\" and apiVersion \"authorization.k8s.io/v1\".",
+				"ObjectMeta": "Standard object metadata; nothing in it is kept.",
+				"Spec":       "The request to check.",
+				"Status":     "The answer, filled in by the server.",
+			},
+		},
+		"SelfSubjectAccessReviewSpec": {
+			doc: "SelfSubjectAccessReviewSpec is the request checked for the caller.",
+			fields: map[string]string{
+				"ResourceAttributes":    "A resource request.",
+				"NonResourceAttributes": "A non-resource request.",
+			},
+		},
+		"SelfSubjectRulesReview": {
+			doc: "SelfSubjectRulesReview lists what the caller may do in a namespace, as far as the authorizer can say (RBAC can; others may answer incomplete).",
+			fields: map[string]string{
+				"TypeMeta":   "Kind \"SelfSubjectRulesReview\" and apiVersion \"authorization.k8s.io/v1\".",
+				"ObjectMeta": "Standard object metadata; nothing in it is kept.",
+				"Spec":       "The namespace asked about.",
+				"Status":     "The rules, filled in by the server.",
+			},
+		},
+		"SelfSubjectRulesReviewSpec": {
+			doc: "SelfSubjectRulesReviewSpec names the namespace.",
+			fields: map[string]string{
+				"Namespace": "The namespace whose rules are listed (cluster-wide ones included).",
+			},
+		},
 		"ServiceAccount": {
 			doc: "ServiceAccount is an identity for the processes in pods: a pod runs as exactly one service account of its namespace (spec.serviceAccountName, \"default\" unless set), whose token it can present to the API (core/v1).",
 			fields: map[string]string{
@@ -2342,6 +2435,44 @@ func typeDocs() map[string]typeDoc {
 				"APIGroup":  "\"\" for ServiceAccount, \"rbac.authorization.k8s.io\" for User and Group (defaulted).",
 				"Name":      "The user, group or account name.",
 				"Namespace": "The ServiceAccount's namespace; empty for users and groups.",
+			},
+		},
+		"SubjectAccessReview": {
+			doc: "SubjectAccessReview asks whether any user may do something; only callers allowed to create it may ask about others.",
+			fields: map[string]string{
+				"TypeMeta":   "Kind \"SubjectAccessReview\" and apiVersion \"authorization.k8s.io/v1\".",
+				"ObjectMeta": "Standard object metadata; nothing in it is kept.",
+				"Spec":       "The request to check and whose it is.",
+				"Status":     "The answer, filled in by the server.",
+			},
+		},
+		"SubjectAccessReviewSpec": {
+			doc: "SubjectAccessReviewSpec is the request and the user it is checked for. Exactly one of the attributes must be set, and a user or a group.",
+			fields: map[string]string{
+				"ResourceAttributes":    "A resource request.",
+				"NonResourceAttributes": "A non-resource request.",
+				"User":                  "The user name.",
+				"Groups":                "The user's groups.",
+				"Extra":                 "The user's extra attributes.",
+				"UID":                   "The user's uid.",
+			},
+		},
+		"SubjectAccessReviewStatus": {
+			doc: "SubjectAccessReviewStatus is the authorizer's answer.",
+			fields: map[string]string{
+				"Allowed":         "Whether the request would be allowed.",
+				"Denied":          "Whether an authorizer explicitly denied it (RBAC never does).",
+				"Reason":          "Why, when an authorizer said.",
+				"EvaluationError": "An error the authorizers met; the answer may still be right.",
+			},
+		},
+		"SubjectRulesReviewStatus": {
+			doc: "SubjectRulesReviewStatus is the caller's rules.",
+			fields: map[string]string{
+				"ResourceRules":    "What the caller may do to resources.",
+				"NonResourceRules": "What the caller may do to non-resource URLs.",
+				"Incomplete":       "True when some rules could not be found (a binding to a missing role).",
+				"EvaluationError":  "Why the list is incomplete.",
 			},
 		},
 		"SuccessPolicy": {

@@ -14,6 +14,7 @@ import (
 	"kubeloop/apiserver/authorization/rbac"
 	"kubeloop/apiserver/authorization/union"
 	"kubeloop/apiserver/endpoints/request"
+	authorizationreviews "kubeloop/apiserver/registry/authorization"
 	rbacregistry "kubeloop/apiserver/registry/rbac"
 	"kubeloop/store"
 )
@@ -119,4 +120,13 @@ func (s *Server) nodeAuthorizer() authorizer.Authorizer {
 		}
 		return out, nil
 	}, bootstrappolicy.NodeRules())
+}
+
+// rulesResolver is RBAC's resolver for the rules review, nil without RBAC
+// (an interface holding a nil pointer would not compare nil).
+func (s *Server) rulesResolver() authorizationreviews.RuleResolver {
+	if s.ruleResolver == nil {
+		return nil
+	}
+	return s.ruleResolver
 }

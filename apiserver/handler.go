@@ -12,6 +12,7 @@ import (
 	"kubeloop/apiserver/endpoints/handlers"
 	"kubeloop/apiserver/filters"
 	"kubeloop/apiserver/openapi"
+	authorizationreviews "kubeloop/apiserver/registry/authorization"
 	"kubeloop/apiserver/serializer"
 )
 
@@ -47,6 +48,9 @@ func (s *Server) buildHandler(reg *prometheus.Registry) (http.Handler, error) {
 	mux.Handle("/openapi/v2", oapi.V2())
 	mux.Handle("/openapi/v3", oapi)
 	mux.Handle("/openapi/v3/", oapi)
+	mux.Handle(authorizationreviews.Prefix, &authorizationreviews.Handler{
+		Authorizer: s.authorizer, Resolver: s.rulesResolver(), Serializers: serializer.SupportedMediaTypes(),
+	})
 	mux.Handle("/", apis)
 
 	var h http.Handler = mux

@@ -16,6 +16,7 @@ import (
 	batchv1 "k8s.io/api/batch/v1"
 	coordinationv1 "k8s.io/api/coordination/v1"
 	corev1 "k8s.io/api/core/v1"
+	authorizationv1 "k8s.io/api/authorization/v1"
 	rbacv1 "k8s.io/api/rbac/v1"
 	apiequality "k8s.io/apimachinery/pkg/api/equality"
 	"k8s.io/apimachinery/pkg/api/resource"
@@ -106,6 +107,9 @@ func roundTripKinds() []roundTripKind {
 		pairOf[rbacv1.RoleBindingList, *rbacv1.RoleBindingList, api.RoleBindingList]("rbac.authorization.k8s.io", "v1", "RoleBindingList"),
 		pairOf[rbacv1.ClusterRoleBinding, *rbacv1.ClusterRoleBinding, api.ClusterRoleBinding]("rbac.authorization.k8s.io", "v1", "ClusterRoleBinding"),
 		pairOf[rbacv1.ClusterRoleBindingList, *rbacv1.ClusterRoleBindingList, api.ClusterRoleBindingList]("rbac.authorization.k8s.io", "v1", "ClusterRoleBindingList"),
+		pairOf[authorizationv1.SubjectAccessReview, *authorizationv1.SubjectAccessReview, api.SubjectAccessReview]("authorization.k8s.io", "v1", "SubjectAccessReview"),
+		pairOf[authorizationv1.SelfSubjectAccessReview, *authorizationv1.SelfSubjectAccessReview, api.SelfSubjectAccessReview]("authorization.k8s.io", "v1", "SelfSubjectAccessReview"),
+		pairOf[authorizationv1.SelfSubjectRulesReview, *authorizationv1.SelfSubjectRulesReview, api.SelfSubjectRulesReview]("authorization.k8s.io", "v1", "SelfSubjectRulesReview"),
 		pairOf[corev1.Binding, *corev1.Binding, api.Binding]("", "v1", "Binding"),
 		pairOf[autoscalingv1.Scale, *autoscalingv1.Scale, api.Scale]("autoscaling", "v1", "Scale"),
 		pairOf[metav1.DeleteOptions, *metav1.DeleteOptions, api.DeleteOptions]("", "v1", "DeleteOptions"),
