@@ -76,3 +76,20 @@ func (g namespaceGetter) GetNamespace(ctx context.Context, name string) (*api.Na
 	}
 	return obj.(*api.Namespace), nil
 }
+
+// serviceAccountGetter is the ServiceAccount plugin's view of the service
+// accounts: the watch cache ("0"), or etcd ("", a consistent read).
+type serviceAccountGetter struct{ s *Server }
+
+func (g serviceAccountGetter) GetServiceAccount(ctx context.Context, namespace, name string, live bool) (*api.ServiceAccount, error) {
+	info, _ := g.s.reg.ForResource("", "serviceaccounts")
+	rv := "0"
+	if live {
+		rv = ""
+	}
+	obj, err := g.s.storage[info].Get(ctx, info.Key(namespace, name), store.GetOptions{ResourceVersion: rv})
+	if err != nil {
+		return nil, err
+	}
+	return obj.(*api.ServiceAccount), nil
+}

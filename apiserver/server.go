@@ -68,6 +68,10 @@ type Config struct {
 	// order: "Node", "RBAC", or "AlwaysAllow" (the default, as in
 	// kube-apiserver). With RBAC the bootstrap policy is reconciled at start.
 	AuthorizationModes []string
+	// EnableAdmissionPlugins adds optional plugins to the default chain
+	// (kube-apiserver's --enable-admission-plugins): "ServiceAccount",
+	// "NodeRestriction". Ignored when Admission is set.
+	EnableAdmissionPlugins []string
 }
 
 // Server is the kubeloop API server: one storage per resource, the REST
@@ -163,7 +167,10 @@ func New(cfg Config) (*Server, error) {
 	}
 	s.admission = cfg.Admission
 	if s.admission == nil {
-		s.admission = admission.NewDefaultChain(namespaceGetter{s})
+		if s.admission, err = admission.NewChainWith(namespaceGetter{s}, serviceAccountGetter{s}, cfg.EnableAdmissionPlugins); err != nil {
+			cancel()
+			return nil, err
+		}
 	}
 	if err := s.newCustomResources(cfg); err != nil {
 		cancel()

@@ -1,6 +1,10 @@
 package admission
 
-import "context"
+import (
+	"context"
+	"fmt"
+	"slices"
+)
 
 // Chain runs every mutating plugin, in order, then every validating plugin,
 // in order. The first refusal ends the walk: later plugins never see a
@@ -65,4 +69,39 @@ func (c *Chain) Validate(ctx context.Context, a *Attributes) error {
 		}
 	}
 	return nil
+}
+
+// The optional plugins, by kube-apiserver's names.
+const (
+	PluginServiceAccount  = "ServiceAccount"
+	PluginNodeRestriction = "NodeRestriction"
+)
+
+// NewChainWith is the default chain plus the named optional plugins
+// (kube-apiserver's --enable-admission-plugins), in Kubernetes' order:
+//
+//	mutating:   NamespaceLifecycle, ServiceAccount, Defaulting
+//	validating: NamespaceLifecycle, ServiceAccount, NodeRestriction
+//
+// ServiceAccount is optional because it refuses pods until their account
+// exists, which only a cluster running the serviceaccount controller
+// makes; the apiserver tests run without one.
+func NewChainWith(ns NamespaceGetter, accounts ServiceAccountGetter, enabled []string) (*Chain, error) {
+	lifecycle := NewNamespaceLifecycle(ns)
+	mutating := []MutationInterface{lifecycle}
+	validating := []ValidationInterface{lifecycle}
+	for _, name := range enabled {
+		switch name {
+		case PluginServiceAccount:
+			sa := NewServiceAccount(accounts)
+			mutating, validating = append(mutating, sa), append(validating, sa)
+		case PluginNodeRestriction:
+		default:
+			return nil, fmt.Errorf("admission: unknown plugin %q", name)
+		}
+	}
+	if slices.Contains(enabled, PluginNodeRestriction) {
+		validating = append(validating, NodeRestriction{})
+	}
+	return NewChain(append(mutating, NewDefaulting()), validating), nil
 }

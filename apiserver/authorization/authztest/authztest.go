@@ -1,4 +1,5 @@
-// Package authztest starts a real apiserver in Node,RBAC mode for the
+// Package authztest starts a real apiserver in Node,RBAC mode, with the
+// ServiceAccount and NodeRestriction admission plugins, for the
 // tests of authorization: a real embedded etcd, the whole server, and an
 // HTTP server on 127.0.0.1 whose requests say who they come from.
 //
@@ -22,6 +23,7 @@ import (
 	"github.com/stretchr/testify/require"
 
 	"kubeloop/apiserver"
+	"kubeloop/apiserver/admission"
 	"kubeloop/apiserver/apiservertest"
 	"kubeloop/apiserver/authentication/user"
 	"kubeloop/store"
@@ -41,6 +43,9 @@ func Main(m *testing.M, setup func(*Server)) {
 			Etcd:               e.Client(),
 			Logger:             slog.New(slog.DiscardHandler),
 			AuthorizationModes: []string{apiserver.ModeNode, apiserver.ModeRBAC},
+			EnableAdmissionPlugins: []string{
+				admission.PluginServiceAccount, admission.PluginNodeRestriction,
+			},
 		})
 		if err != nil {
 			panic(err)
