@@ -84,3 +84,17 @@ func BenchmarkDecodeStrict(b *testing.B) {
 		}
 	})
 }
+
+// BenchmarkDecodeStrictWithoutScan is the plain path alone (the token walk,
+// then json.Unmarshal): what codec_scan.go's fast path saves is the
+// difference to BenchmarkDecodeStrict's kubeloop run.
+func BenchmarkDecodeStrictWithoutScan(b *testing.B) {
+	body := runningPodJSON(b)
+	b.ReportAllocs()
+	for b.Loop() {
+		var p Pod
+		if _, _, err := walkStrict(body, &p); err != nil {
+			b.Fatal(err)
+		}
+	}
+}

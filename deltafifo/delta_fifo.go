@@ -38,12 +38,10 @@ type DeltaFIFO struct {
 	// cond is signalled when a key joins the queue and broadcast on Close.
 	cond sync.Cond
 
-	// Invariants: a key is in items iff it is in queue[head:]; it appears
-	// there once; its Deltas are never empty and never end in two Deleted.
-	// queue[:head] is popped space kept to avoid reallocating the slice.
+	// Invariants: a key is in items iff it is in queue; it appears there
+	// once; its Deltas are never empty and never end in two Deleted.
 	items map[string]Deltas
-	queue []string
-	head  int
+	queue keyQueue // the keys in the order Pop returns them
 
 	// populated turns true on the first Add, Update, Delete or Replace.
 	// initialPopulationCount is how many keys of the first Replace are
@@ -155,7 +153,7 @@ func (f *DeltaFIFO) queueActionLocked(key string, t DeltaType, obj any, transfor
 	old, queued := f.items[key]
 	f.items[key] = dedupDeltas(append(old, Delta{Type: t, Object: obj}))
 	if !queued {
-		f.queue = append(f.queue, key)
+		f.queue.push(key)
 		f.cond.Signal()
 	}
 	return nil
@@ -184,17 +182,14 @@ func dedupDeltas(d Deltas) Deltas {
 func (f *DeltaFIFO) Pop(process PopProcessFunc) (any, error) {
 	f.lock.Lock()
 	defer f.lock.Unlock()
-	for f.head == len(f.queue) {
+	for f.queue.len() == 0 {
 		if f.closed {
 			return nil, ErrFIFOClosed
 		}
 		f.cond.Wait()
 	}
 	isInInitialList := !f.hasSyncedLocked()
-	key := f.queue[f.head]
-	f.queue[f.head] = ""
-	f.head++
-	f.compactLocked()
+	key := f.queue.pop()
 	if f.initialPopulationCount > 0 {
 		f.initialPopulationCount--
 	}
@@ -205,22 +200,6 @@ func (f *DeltaFIFO) Pop(process PopProcessFunc) (any, error) {
 		return item, nil
 	}
 	return item, process(item, isInInitialList)
-}
-
-// compactLocked reclaims popped space at the front of queue: all of it when
-// the queue runs empty, or by sliding the live part down once more than half
-// is dead, so a queue that never empties does not grow without bound.
-func (f *DeltaFIFO) compactLocked() {
-	switch {
-	case f.head == len(f.queue):
-		f.queue = f.queue[:0]
-		f.head = 0
-	case f.head >= 64 && 2*f.head >= len(f.queue):
-		n := copy(f.queue, f.queue[f.head:])
-		clear(f.queue[n:])
-		f.queue = f.queue[:n]
-		f.head = 0
-	}
 }
 
 // HasSynced reports whether everything the first Replace queued has been

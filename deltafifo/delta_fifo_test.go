@@ -382,5 +382,5 @@ func TestQueueSpaceIsReusedWhenItNeverEmpties(t *testing.T) {
 		popDeltas(t, f)
 	}
 	assert.Len(t, f.ListKeys(), 1)
-	assert.LessOrEqual(t, cap(f.queue), 256, "popped space must be reclaimed")
+	assert.LessOrEqual(t, cap(f.queue.buf), 256, "popped space must be reclaimed")
 }

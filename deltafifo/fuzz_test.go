@@ -70,7 +70,7 @@ func FuzzDeltaFIFOOperations(f *testing.F) {
 func checkInvariants(q *DeltaFIFO) string {
 	q.lock.Lock()
 	defer q.lock.Unlock()
-	order := q.queue[q.head:]
+	order := q.queue.keys()
 	if len(order) != len(q.items) {
 		return fmt.Sprintf("queue holds %d keys, items %d", len(order), len(q.items))
 	}

@@ -9,7 +9,7 @@ func (f *DeltaFIFO) List() []any {
 	f.lock.Lock()
 	defer f.lock.Unlock()
 	list := make([]any, 0, len(f.items))
-	for _, key := range f.queue[f.head:] {
+	for _, key := range f.queue.keys() {
 		list = append(list, f.items[key].Newest().Object)
 	}
 	return list
@@ -19,7 +19,7 @@ func (f *DeltaFIFO) List() []any {
 func (f *DeltaFIFO) ListKeys() []string {
 	f.lock.Lock()
 	defer f.lock.Unlock()
-	return append([]string(nil), f.queue[f.head:]...)
+	return append([]string(nil), f.queue.keys()...)
 }
 
 // Get returns a copy of the Deltas queued for obj's key.

@@ -31,7 +31,7 @@ func (f *DeltaFIFO) Replace(list []any, resourceVersion string) error {
 	// client-go walks its items map here, in random order; walking the
 	// queue gives the same set of tombstones in a repeatable order.
 	tombstones := 0
-	for _, key := range f.queue[f.head:] {
+	for _, key := range f.queue.keys() {
 		if _, ok := listed[key]; ok {
 			continue
 		}

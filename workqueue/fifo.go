@@ -1,8 +1,14 @@
 package workqueue
 
-// fifo is a growable ring buffer. client-go keeps a plain slice and reslices
-// on pop, which reallocates as the slice creeps forward; a ring reuses its
-// array, so a queue at steady state allocates nothing.
+// Skip on a first reading: the queue's FIFO is a ring buffer, a speed-up
+// over client-go's plain slice (append to push, queue[1:] to pop). Reading
+// queue.go, think of push as append and pop as taking queue[0]. Reslicing
+// reallocates as the slice creeps forward; a ring reuses its array, so a
+// queue at steady state allocates nothing (BenchmarkQueueAddGetDone and
+// BenchmarkQueueSerialAddGetDone in conformance/workqueue_bench_test.go,
+// B/op and allocs/op against client-go's queue).
+
+// fifo is a growable ring buffer.
 type fifo[T any] struct {
 	buf  []T // len(buf) is zero or a power of two
 	head int // index of the oldest item

@@ -1,5 +1,8 @@
 package workqueue
 
+// Skip on a first reading: the metrics exported to Prometheus under
+// client-go's names; see metrics.go.
+
 import (
 	"fmt"
 

@@ -185,24 +185,3 @@ func (q *Typed[T]) ShuttingDown() bool {
 func (q *Typed[T]) stop() {
 	q.stopOnce.Do(func() { close(q.stopCh) })
 }
-
-// updateUnfinishedWorkLoop refreshes the unfinished-work gauges on a period:
-// they measure time passing while nothing happens, so no queue operation
-// would otherwise update them.
-func (q *Typed[T]) updateUnfinishedWorkLoop(period time.Duration) {
-	defer q.wg.Done()
-	for {
-		t := q.clock.NewTimer(period)
-		select {
-		case <-q.stopCh:
-			t.Stop()
-			return
-		case <-t.C():
-		}
-		q.mu.Lock()
-		if !q.shuttingDown {
-			q.metrics.updateUnfinishedWork()
-		}
-		q.mu.Unlock()
-	}
-}
