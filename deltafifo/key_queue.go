@@ -4,9 +4,11 @@ package deltafifo
 // popped keys reused. client-go keeps a plain []string (append to queue,
 // queue[1:] to pop); reading delta_fifo.go, think of queue as that slice.
 // Reslicing leaves the popped front behind until append copies the slice, so
-// a busy queue reallocates over and over; reusing the front keeps Add+Pop
-// from allocating for the queue (BenchmarkDeltaFIFOAddPop in
-// conformance/deltafifo_bench_test.go, B/op against client-go's DeltaFIFO).
+// a busy queue reallocates over and over. What reusing the front saves, on
+// BenchmarkDeltaFIFOAddPop (conformance/deltafifo_bench_test.go, 1000 keys
+// added and popped): 72 KB instead of 108 KB allocated per run (measured by
+// swapping this file for the plain slice; times on the shared VM were too
+// noisy to compare).
 
 // keyQueue holds keys in arrival order: the live ones are buf[head:];
 // buf[:head] is popped space.

@@ -4,9 +4,10 @@ package workqueue
 // over client-go's plain slice (append to push, queue[1:] to pop). Reading
 // queue.go, think of push as append and pop as taking queue[0]. Reslicing
 // reallocates as the slice creeps forward; a ring reuses its array, so a
-// queue at steady state allocates nothing (BenchmarkQueueAddGetDone and
-// BenchmarkQueueSerialAddGetDone in conformance/workqueue_bench_test.go,
-// B/op and allocs/op against client-go's queue).
+// queue at steady state allocates nothing: 0 B/op instead of 16 on
+// BenchmarkQueueSerialAddGetDone (conformance/workqueue_bench_test.go,
+// measured by swapping this file for the plain slice; its times on the
+// shared VM were within noise of each other).
 
 // fifo is a growable ring buffer.
 type fifo[T any] struct {
