@@ -60,6 +60,7 @@ func (f *FieldManager) Apply(liveObj api.Object, config any, manager string, for
 	if err != nil {
 		return nil, nil, err
 	}
+	applied = f.withoutReset(applied)
 	self := f.entryFor(manager, api.ManagedFieldsOperationApply)
 	var lastSet *fieldpath.Set
 	if prev := managed.Get(*self); prev != nil {
@@ -126,6 +127,7 @@ func (f *FieldManager) takeOwnership(managed *Managed, live, merged any, self *E
 	if err != nil {
 		return err
 	}
+	cmp = f.filterComparison(cmp)
 	changed := cmp.Modified.Union(cmp.Added)
 	conflicts := map[*Entry]*fieldpath.Set{}
 	for id, e := range managed.entries {

@@ -32,15 +32,20 @@ type FieldManager struct {
 	APIVersion string
 	// Subresource is "" for the resource itself, else e.g. "status"; a
 	// subresource write never takes managedFields from the request body.
-	Subresource       string
+	Subresource string
+	// ResetFields are the fields this endpoint's strategy puts back
+	// (ResetFieldsFor): never owned through it, never a conflict.
+	ResetFields       *fieldpath.Set
 	MaxUpdateManagers int
 	// Now is the clock; nil means time.Now.
 	Now func() time.Time
 }
 
-// NewFieldManager returns the field manager of a kind at an endpoint.
+// NewFieldManager returns the field manager of a kind at an endpoint,
+// with the endpoint's reset fields.
 func NewFieldManager(t *typed.Type, apiVersion, subresource string) *FieldManager {
-	return &FieldManager{Type: t, APIVersion: apiVersion, Subresource: subresource, MaxUpdateManagers: DefaultMaxUpdateManagers}
+	return &FieldManager{Type: t, APIVersion: apiVersion, Subresource: subresource,
+		ResetFields: ResetFieldsFor(t, subresource), MaxUpdateManagers: DefaultMaxUpdateManagers}
 }
 
 // stripFields are never owned: identity, server-set metadata and the
@@ -147,6 +152,7 @@ func (f *FieldManager) updateManaged(managed *Managed, live, updated any, self *
 	if err != nil {
 		return err
 	}
+	cmp = f.filterComparison(cmp)
 	if cmp.IsSame() {
 		return nil
 	}
@@ -268,14 +274,16 @@ const maxManagerLength = 128
 // Kubernetes' words (meta/v1/validation ValidateFieldManager): longer than
 // 128 bytes, or a character that is not printable. Empty is valid (the
 // user agent names the manager) except for apply, which checks that itself.
-func ValidateManager(manager string) []string {
-	var causes []string
+func ValidateManager(manager string) []api.StatusCause {
+	var causes []api.StatusCause
 	if len(manager) > maxManagerLength {
-		causes = append(causes, fmt.Sprintf("fieldManager: Too long: may not be more than %d bytes", maxManagerLength))
+		causes = append(causes, api.StatusCause{Type: api.CauseTypeFieldValueTooLong, Field: "fieldManager",
+			Message: fmt.Sprintf("Too long: may not be more than %d bytes", maxManagerLength)})
 	}
 	for i, r := range manager {
 		if !unicode.IsPrint(r) {
-			causes = append(causes, fmt.Sprintf("fieldManager: Invalid value: %q: invalid character %#U (at position %d)", manager, r, i))
+			causes = append(causes, api.StatusCause{Type: api.CauseTypeFieldValueInvalid, Field: "fieldManager",
+				Message: fmt.Sprintf("Invalid value: %q: invalid character %#U (at position %d)", manager, r, i)})
 		}
 	}
 	return causes

@@ -17,6 +17,9 @@ var clock = time.Date(2026, 12, 1, 10, 0, 0, 0, time.UTC)
 func configMapManager(subresource string) *FieldManager {
 	f := NewFieldManager(typed.ForObject(&api.ConfigMap{}), "v1", subresource)
 	f.Now = func() time.Time { return clock }
+	// ConfigMaps have no status subresource; the tests use "status" only
+	// as a name, so nothing is reset.
+	f.ResetFields = nil
 	return f
 }
 
@@ -194,12 +197,14 @@ func TestManagerOrUserAgent(t *testing.T) {
 func TestValidateManager(t *testing.T) {
 	assert.Empty(t, ValidateManager("kubectl"))
 	assert.Empty(t, ValidateManager(""))
-	assert.Equal(t, []string{`fieldManager: Invalid value: "a\x01": invalid character U+0001 (at position 1)`}, ValidateManager("a\x01"))
+	assert.Equal(t, []api.StatusCause{{Type: api.CauseTypeFieldValueInvalid, Field: "fieldManager",
+		Message: `Invalid value: "a\x01": invalid character U+0001 (at position 1)`}}, ValidateManager("a\x01"))
 	long := make([]byte, 129)
 	for i := range long {
 		long[i] = 'x'
 	}
-	assert.Equal(t, []string{"fieldManager: Too long: may not be more than 128 bytes"}, ValidateManager(string(long)))
+	assert.Equal(t, []api.StatusCause{{Type: api.CauseTypeFieldValueTooLong, Field: "fieldManager",
+		Message: "Too long: may not be more than 128 bytes"}}, ValidateManager(string(long)))
 }
 
 func TestEntriesSortApplyFirstThenTimeThenManager(t *testing.T) {
