@@ -100,12 +100,11 @@
 //     Invalid, as Kubernetes' ValidateDryRun makes it. So `kubectl apply
 //     --dry-run=server` and `kubectl diff` work.
 //   - No authentication, authorization, audit, priority and fairness, API
-//     aggregation, or managedFields. Plain HTTP on loopback.
-//   - PATCH supports merge patch, JSON patch and strategic merge patch.
-//     Server-side apply (application/apply-patch+yaml) is NOT supported: it
-//     is answered 415 with a Status saying so, which kubectl prints as
-//     "Server-side apply not available on the server: (...)". There is no
-//     managedFields.
+//     aggregation. Plain HTTP on loopback.
+//   - PATCH supports merge patch, JSON patch, strategic merge patch and
+//     server-side apply (application/apply-patch+yaml, package
+//     fieldmanager); every write records metadata.managedFields. Apply to
+//     the scale and binding subresources is 415.
 //   - The main resource ignores status; /status changes only status,
 //     labels and annotations. Generation is compared after defaulting.
 //   - DELETE replies 200 with the object for every kind (Kubernetes sends a

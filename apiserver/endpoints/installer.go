@@ -9,6 +9,8 @@ import (
 	"kubeloop/apiserver/endpoints/handlers/responsewriters"
 	"kubeloop/apiserver/endpoints/metrics"
 	"kubeloop/apiserver/endpoints/request"
+	"kubeloop/apiserver/fieldmanager"
+	"kubeloop/apiserver/fieldmanager/typed"
 	"kubeloop/apiserver/registry/rest"
 )
 
@@ -91,6 +93,7 @@ func newResourceEndpoints(info *api.ResourceInfo, storage map[string]rest.Storag
 		if tc, ok := st.(rest.TableConvertor); ok && sub == "" {
 			scope.TableConvertor = tc
 		}
+		scope.FieldManager = fieldManagerFor(st, sub, scope.Kind, rest.KindOf(info))
 		re.handlers[sub] = registerResourceHandlers(st, sub, &scope)
 	}
 	return re
@@ -127,6 +130,21 @@ func (h *ResourceHandler) ServeHTTP(w http.ResponseWriter, r *http.Request) {
 		h.metrics.Observe(ri.Verb, h.re.info.Resource, ri.Subresource, rec.Status(), time.Since(start))
 	}()
 	h.re.serve(rec, r, ri)
+}
+
+// fieldManagerFor tracks managedFields where a write changes the
+// resource's own object: the resource and its status. Other subresources
+// (scale, binding) write objects of another kind and are not tracked
+// (Kubernetes converts scale's managed fields; we do not).
+func fieldManagerFor(storage rest.Storage, sub string, kind, own api.KindInfo) *fieldmanager.FieldManager {
+	if (sub != "" && sub != "status") || kind != own {
+		return nil
+	}
+	obj := storage.New()
+	if _, custom := obj.(*api.Unstructured); custom {
+		return nil
+	}
+	return fieldmanager.NewFieldManager(typed.ForObject(obj), kind.GroupVersion(), sub)
 }
 
 // registerResourceHandlers serves exactly the verbs the storage

@@ -21,6 +21,11 @@ func CreateResource(r rest.Creater, scope *RequestScope) http.HandlerFunc {
 			scope.err(w, req, err)
 			return
 		}
+		_, manager, err := fieldManagerOf(req, "CreateOptions")
+		if err != nil {
+			scope.err(w, req, err)
+			return
+		}
 		obj := r.New()
 		warnings, err := scope.decodeBody(req, ri, obj, "CreateOptions")
 		if err != nil {
@@ -37,6 +42,7 @@ func CreateResource(r rest.Creater, scope *RequestScope) http.HandlerFunc {
 			scope.err(w, req, err)
 			return
 		}
+		scope.updateManagedFields(nil, obj, manager)
 		out, err := r.Create(ctx, obj, rest.AdmissionToValidateObjectFunc(scope.Admission, attrs), opts)
 		scope.logWrite("create", http.StatusCreated, opts.DryRun, obj, out, err)
 		if err != nil {

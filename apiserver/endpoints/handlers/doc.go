@@ -27,8 +27,15 @@
 // Every write takes dryRun=All (dryrun.go reads and checks it) and hands it
 // to the registry, which stores nothing for it.
 //
-// What we simplify: no server-side apply (application/apply-patch+yaml is
-// 415 with a Status saying so), no managedFields, no request timeouts or
-// audit; patches are decoded as JSON whatever the object's
-// wire format. watch_shared.go is a speed-up: skip it on a first reading.
+// Every write to an object or its status records its writer in
+// metadata.managedFields through the scope's FieldManager
+// (managedfields.go, after mutating admission, whose defaulting stands for
+// Kubernetes' decode-time defaulting); a PATCH with
+// application/apply-patch+yaml is a server-side apply (apply.go): the
+// field manager merges the configuration into the stored object inside the
+// registry's read-modify-write, and a missing object is created.
+//
+// What we simplify: no request timeouts or audit; no apply to scale or
+// binding; patches are decoded as JSON whatever the object's wire format.
+// watch_shared.go is a speed-up: skip it on a first reading.
 package handlers

@@ -57,9 +57,18 @@ func PatchResource(r rest.Patcher, scope *RequestScope) http.HandlerFunc {
 			scope.err(w, req, err)
 			return
 		}
+		po, err := readPatchOptions(req, patchType)
+		if err != nil {
+			scope.err(w, req, err)
+			return
+		}
+		if patchType == applyPatchType {
+			scope.applyResource(w, req, r, ri, ctx, po, opts, data)
+			return
+		}
 		attrs := scope.attributes(admission.Update, ri)
 		p := &patcher{scope: scope, ri: ri, newObj: r.New, directive: directive, patchType: patchType, patch: data,
-			admit: rest.AdmissionToTransformFunc(scope.Admission, attrs)}
+			manager: po.manager, admit: rest.AdmissionToTransformFunc(scope.Admission, attrs)}
 		out, err := r.Update(ctx, ri.Name, p, rest.AdmissionToValidateObjectUpdateFunc(scope.Admission, attrs), opts)
 		scope.logWrite("patch", http.StatusOK, opts.DryRun, nil, out, err)
 		if err != nil {
@@ -81,6 +90,7 @@ type patcher struct {
 	directive string
 	patchType string
 	patch     []byte
+	manager   string
 	admit     rest.TransformFunc
 	// warnings are those of the last application (Warn).
 	warnings []string
@@ -102,13 +112,14 @@ func (p *patcher) UpdatedObject(ctx context.Context, old api.Object) (api.Object
 	if err := p.scope.checkURLMeta(p.ri, obj); err != nil {
 		return nil, err
 	}
-	return p.admit(ctx, obj, old)
+	if obj, err = p.admit(ctx, obj, old); err != nil {
+		return nil, err
+	}
+	p.scope.updateManagedFields(old, obj, p.manager)
+	return obj, nil
 }
 
 // readPatch checks the directive and media type and reads the body.
-// Server-side apply is not implemented: it is refused with 415, which
-// kubectl understands ("Server-side apply not available") rather than
-// guessed at.
 func readPatch(r *http.Request) (directive, patchType string, data []byte, err error) {
 	directive, err = fieldValidation(r, "PatchOptions")
 	if err != nil {
@@ -116,14 +127,10 @@ func readPatch(r *http.Request) (directive, patchType string, data []byte, err e
 	}
 	patchType = negotiation.MediaType(r.Header.Get("Content-Type"))
 	switch patchType {
-	case mergePatchType, jsonPatchType, strategicPatchType:
-	case applyPatchType:
-		se := api.NewUnsupportedMediaType(r.Header.Get("Content-Type"))
-		se.ErrStatus.Message = "server-side apply is not supported by kubeloop; use client-side apply (kubectl apply without --server-side)"
-		return "", "", nil, se
+	case mergePatchType, jsonPatchType, strategicPatchType, applyPatchType:
 	default:
 		return "", "", nil, negotiation.NewUnsupportedMediaTypeError(r.Header.Get("Content-Type"),
-			[]string{jsonPatchType, mergePatchType, strategicPatchType})
+			[]string{jsonPatchType, mergePatchType, strategicPatchType, applyPatchType})
 	}
 	data, err = readBody(r)
 	if err != nil {

@@ -38,16 +38,14 @@ func TestUnsupportedMediaTypes(t *testing.T) {
 	ns := newNamespace(t)
 	path := "/api/v1/namespaces/" + ns + "/configmaps"
 	do(t, "POST", path, "", cmJSON("cm1", nil))
-	for _, ct := range []string{"text/plain", "application/apply-patch+yaml"} {
+	for _, ct := range []string{"text/plain", "application/yaml"} {
 		resp := do(t, "PATCH", path+"/cm1", ct, `{}`)
 		require.Equal(t, http.StatusUnsupportedMediaType, resp.Code, ct)
 		obj := resp.Obj(t)
 		assert.Equal(t, "UnsupportedMediaType", obj["reason"])
 		assert.Equal(t, "Status", obj["kind"])
 	}
-	resp := do(t, "PATCH", path+"/cm1", applyPatchType, `{}`)
-	assert.Contains(t, resp.Obj(t)["message"], "server-side apply is not supported by kubeloop")
-	resp = do(t, "POST", path, "text/plain", cmJSON("cm2", nil))
+	resp := do(t, "POST", path, "text/plain", cmJSON("cm2", nil))
 	require.Equal(t, http.StatusUnsupportedMediaType, resp.Code, resp.Body)
 	assert.Equal(t, "the body of the request was in an unknown format - accepted media types include: "+
 		"application/json, application/yaml, application/vnd.kubernetes.protobuf", resp.Obj(t)["message"])

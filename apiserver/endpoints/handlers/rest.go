@@ -12,6 +12,7 @@ import (
 	"kubeloop/apiserver/endpoints/handlers/responsewriters"
 	"kubeloop/apiserver/endpoints/metrics"
 	"kubeloop/apiserver/endpoints/request"
+	"kubeloop/apiserver/fieldmanager"
 	"kubeloop/apiserver/registry/rest"
 	"kubeloop/apiserver/serializer"
 )
@@ -38,8 +39,11 @@ type RequestScope struct {
 	// TableConvertor renders Tables; nil where Tables are not offered
 	// (subresources).
 	TableConvertor rest.TableConvertor
-	Logger         *slog.Logger
-	Metrics        *metrics.Metrics
+	// FieldManager keeps managedFields for writes here; nil where writes
+	// are not tracked (scale, binding).
+	FieldManager *fieldmanager.FieldManager
+	Logger       *slog.Logger
+	Metrics      *metrics.Metrics
 	// StopContext ends every watch when the server stops, also when the
 	// handler is mounted somewhere other than Serve.
 	StopContext context.Context

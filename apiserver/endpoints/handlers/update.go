@@ -1,8 +1,10 @@
 package handlers
 
 import (
+	"context"
 	"net/http"
 
+	"kubeloop/api"
 	"kubeloop/apiserver/admission"
 	"kubeloop/apiserver/registry/rest"
 )
@@ -21,6 +23,11 @@ func UpdateResource(r rest.Updater, scope *RequestScope) http.HandlerFunc {
 			scope.err(w, req, err)
 			return
 		}
+		_, manager, err := fieldManagerOf(req, "UpdateOptions")
+		if err != nil {
+			scope.err(w, req, err)
+			return
+		}
 		obj := r.New()
 		warnings, err := scope.decodeBody(req, ri, obj, "UpdateOptions")
 		if err != nil {
@@ -28,7 +35,11 @@ func UpdateResource(r rest.Updater, scope *RequestScope) http.HandlerFunc {
 			return
 		}
 		attrs := scope.attributes(admission.Update, ri)
-		objInfo := rest.DefaultUpdatedObjectInfo(obj, rest.AdmissionToTransformFunc(scope.Admission, attrs))
+		objInfo := rest.DefaultUpdatedObjectInfo(obj, rest.AdmissionToTransformFunc(scope.Admission, attrs),
+			func(_ context.Context, obj, old api.Object) (api.Object, error) {
+				scope.updateManagedFields(old, obj, manager)
+				return obj, nil
+			})
 		out, err := r.Update(ctx, ri.Name, objInfo, rest.AdmissionToValidateObjectUpdateFunc(scope.Admission, attrs), opts)
 		scope.logWrite("update", http.StatusOK, opts.DryRun, obj, out, err)
 		if err != nil {

@@ -8,7 +8,8 @@ import (
 
 // ToFieldSet returns the set of fields a value sets: every scalar, every
 // atomic list, map or struct, every element of a set or map list, every key
-// of a map, and every field holding null or an empty object. A struct
+// of a map, and every field holding null or an empty object. A set or map
+// list that names an element twice is an error. A struct
 // field that holds a non-empty object is not itself in the set, only its
 // contents. Kubernetes: typed/tofieldset.go (TypedValue.ToFieldSet).
 func ToFieldSet(v any, t *Type) (*fieldpath.Set, error) {
@@ -30,11 +31,18 @@ func toFieldSet(s *fieldpath.Set, p fieldpath.Path, v any, t *Type) error {
 			return nil
 		}
 		items, _ := v.([]any)
+		seen := map[string]bool{}
 		for i, item := range items {
 			pe, err := listItemElement(t, item)
 			if err != nil {
 				return errorAt(p, "element %d: %v", i, err)
 			}
+			// An applied configuration may name an element once only
+			// (SMD validates it without AllowDuplicates).
+			if seen[elementKey(pe)] {
+				return errorAt(p, "duplicate entries for key %v", pe)
+			}
+			seen[elementKey(pe)] = true
 			ip := append(slices.Clip(p), pe)
 			if err := toFieldSet(s, ip, item, t.Elem); err != nil {
 				return err

@@ -71,15 +71,16 @@ type StatusStrategy struct {
 }
 
 // PrepareForUpdate makes obj the stored object with obj's status, labels
-// and annotations.
+// and annotations, and obj's managedFields (the handler's field manager
+// computed them for this write from the stored ones).
 func (s StatusStrategy) PrepareForUpdate(_ context.Context, obj, old api.Object) {
 	m := obj.GetObjectMeta()
-	labels, annotations := m.Labels, m.Annotations
+	labels, annotations, managed := m.Labels, m.Annotations, m.ManagedFields
 	status := old.DeepCopyObject()
 	copyStatus(status, obj)
 	reflect.ValueOf(obj).Elem().Set(reflect.ValueOf(status).Elem())
 	m = obj.GetObjectMeta()
-	m.Labels, m.Annotations = labels, annotations
+	m.Labels, m.Annotations, m.ManagedFields = labels, annotations, managed
 }
 
 // ValidateUpdate checks only metadata: the spec is the stored one.
