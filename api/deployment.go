@@ -24,7 +24,7 @@ type DeploymentSpec struct {
 	Replicas *int32 `json:"replicas,omitempty" protobuf:"varint,1,opt,name=replicas"`
 	// Which pods belong to this Deployment. Required, must match the
 	// template's labels, and fixed once created in apps/v1.
-	Selector *LabelSelector `json:"selector" protobuf:"bytes,2,opt,name=selector"`
+	Selector *LabelSelector `json:"selector" protobuf:"bytes,2,opt,name=selector" structType:"atomic"`
 	// The pod every ReplicaSet of this Deployment creates. Changing it starts
 	// a rollout; its restartPolicy must be Always.
 	Template PodTemplateSpec `json:"template" protobuf:"bytes,3,opt,name=template"`

@@ -11,7 +11,7 @@ type ServiceAccount struct {
 	// Secrets, in the same namespace, this account's pods may use. Only the
 	// name of each reference is kept. Kubernetes no longer creates token
 	// secrets automatically, so this is usually empty.
-	Secrets []ObjectReference `json:"secrets,omitempty" protobuf:"bytes,2,rep,name=secrets" patchStrategy:"merge" patchMergeKey:"name"`
+	Secrets []ObjectReference `json:"secrets,omitempty" protobuf:"bytes,2,rep,name=secrets" patchStrategy:"merge" patchMergeKey:"name" structType:"atomic"`
 	// Registry credentials (Secrets in the same namespace) added to every
 	// pod that runs as this account.
 	ImagePullSecrets []LocalObjectReference `json:"imagePullSecrets,omitempty" protobuf:"bytes,3,rep,name=imagePullSecrets"`

@@ -107,7 +107,7 @@ spec:
 
 func runApplySequence(t *testing.T, gvk schema.GroupVersionKind, steps []applyStep) {
 	k8s, err := managedfields.NewDefaultFieldManager(smdTypeConverter(), clientgoscheme.Scheme, clientgoscheme.Scheme,
-		clientgoscheme.Scheme, gvk, gvk.GroupVersion(), "", nil)
+		clientgoscheme.Scheme, gvk, gvk.GroupVersion(), "", k8sResetFields(t, gvk, ""))
 	require.NoError(t, err)
 	info, ok := api.Builtin().ForKind(gvk.Group, gvk.Kind)
 	require.True(t, ok)

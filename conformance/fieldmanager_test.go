@@ -18,11 +18,13 @@ import (
 	"k8s.io/apimachinery/pkg/api/resource"
 	metav1 "k8s.io/apimachinery/pkg/apis/meta/v1"
 	"k8s.io/apimachinery/pkg/runtime"
+	"k8s.io/apimachinery/pkg/runtime/schema"
 	"k8s.io/apimachinery/pkg/types"
 	"k8s.io/apimachinery/pkg/util/intstr"
 	"k8s.io/apimachinery/pkg/util/managedfields"
 	"k8s.io/client-go/applyconfigurations"
 	clientgoscheme "k8s.io/client-go/kubernetes/scheme"
+	smdfieldpath "sigs.k8s.io/structured-merge-diff/v6/fieldpath"
 
 	"kubeloop/api"
 	"kubeloop/apiserver/fieldmanager"
@@ -227,7 +229,7 @@ func runSequence(t *testing.T, initial runtime.Object, steps []write) {
 			return m
 		}
 		m, err := managedfields.NewDefaultFieldManager(smdTypeConverter(), clientgoscheme.Scheme, clientgoscheme.Scheme,
-			clientgoscheme.Scheme, gvk, gvk.GroupVersion(), sub, nil)
+			clientgoscheme.Scheme, gvk, gvk.GroupVersion(), sub, k8sResetFields(t, gvk, sub))
 		require.NoError(t, err)
 		k8sManagers[sub] = m
 		return m
@@ -281,6 +283,24 @@ func runSequence(t *testing.T, initial runtime.Object, steps []write) {
 	// a sequence where nobody but the creator ends up owning anything
 	// would test little
 	assert.GreaterOrEqual(t, len(k8sEntries(t, k8sLive)), 2)
+}
+
+// k8sResetFields hands SMD the fields our endpoint resets, so both sides
+// ignore the same fields (Kubernetes' strategies list them per kind in
+// GetResetFields; ours are derived from the schema).
+func k8sResetFields(t *testing.T, gvk schema.GroupVersionKind, sub string) map[smdfieldpath.APIVersion]smdfieldpath.Filter {
+	info, ok := api.Builtin().ForKind(gvk.Group, gvk.Kind)
+	require.True(t, ok)
+	set := smdfieldpath.NewSet()
+	for _, p := range fieldmanager.ResetFieldsFor(typed.ForObject(info.New()), sub).Paths() {
+		var parts []any
+		for _, pe := range p {
+			require.NotNil(t, pe.FieldName, "reset fields are field paths")
+			parts = append(parts, *pe.FieldName)
+		}
+		set.Insert(smdfieldpath.MakePathOrDie(parts...))
+	}
+	return map[smdfieldpath.APIVersion]smdfieldpath.Filter{smdfieldpath.APIVersion(gvk.GroupVersion().String()): smdfieldpath.NewExcludeSetFilter(set)}
 }
 
 func setUID(obj runtime.Object, uid string) {
