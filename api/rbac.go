@@ -119,7 +119,7 @@ type RoleBinding struct {
 	// Who is granted the role.
 	Subjects []Subject `json:"subjects,omitempty" protobuf:"bytes,2,rep,name=subjects"`
 	// The role granted; immutable.
-	RoleRef RoleRef `json:"roleRef" protobuf:"bytes,3,opt,name=roleRef"`
+	RoleRef RoleRef `json:"roleRef" protobuf:"bytes,3,opt,name=roleRef" structType:"atomic"`
 }
 
 // RoleBindingList is a list of RoleBindings.
@@ -135,7 +135,7 @@ type ClusterRoleBinding struct {
 	// Who is granted the role.
 	Subjects []Subject `json:"subjects,omitempty" protobuf:"bytes,2,rep,name=subjects"`
 	// The ClusterRole granted; immutable.
-	RoleRef RoleRef `json:"roleRef" protobuf:"bytes,3,opt,name=roleRef"`
+	RoleRef RoleRef `json:"roleRef" protobuf:"bytes,3,opt,name=roleRef" structType:"atomic"`
 }
 
 // ClusterRoleBindingList is a list of ClusterRoleBindings.

@@ -155,10 +155,9 @@ func kubectlApply(t *testing.T, k *kubectl) {
 	assert.Equal(t, []corev1.EnvVar{{Name: "A", Value: "1"}, {Name: "B", Value: "2"}}, cs[0].Env)
 	assert.Equal(t, "logger", cs[1].Name)
 
-	// Server-side apply is refused with a message kubectl shows.
-	r := k.run("apply", "--server-side", "-f", f2)
-	require.Equal(t, 1, r.code, r.out())
-	assert.Contains(t, r.out(), "server-side apply is not supported by kubeloop")
+	// Server-side apply takes over an object applied client-side: kubectl
+	// (the manager of its earlier patches) owns what it set.
+	assert.Contains(t, k.ok("apply", "--server-side", "-f", f2), "replicaset.apps/web serverside-applied")
 }
 
 func kubectlGet(t *testing.T, k *kubectl) {
