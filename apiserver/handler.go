@@ -35,9 +35,10 @@ func (s *Server) buildHandler(reg *prometheus.Registry) (http.Handler, error) {
 			Metrics:     s.metrics,
 			StopContext: s.ctx,
 		},
-		Discovery: discovery.New(servedKinds{builtin: s.reg, custom: s.customResources}),
-		Metrics:   s.metrics,
-		Delegate:  s.customResourcesHandler(),
+		Discovery:            discovery.New(servedKinds{builtin: s.reg, custom: s.customResources}),
+		Metrics:              s.metrics,
+		Delegate:             s.customResourcesHandler(),
+		DisableManagedFields: s.disableManagedFields,
 	})
 	mux := http.NewServeMux()
 	mux.Handle("/metrics", promhttp.HandlerFor(reg, promhttp.HandlerOpts{}))

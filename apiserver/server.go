@@ -49,6 +49,10 @@ type Config struct {
 	Admission Admission
 	// DisableWatchCache serves every read straight from etcd.
 	DisableWatchCache bool
+	// DisableManagedFields stops recording managedFields (and so refuses
+	// server-side apply with 415). Kubernetes cannot turn tracking off; it
+	// is here to measure what tracking costs (BenchmarkCreateUpdateManagedFields).
+	DisableManagedFields bool
 	// WatchCache tunes the watch caches.
 	WatchCache WatchCacheOptions
 	// Logger defaults to slog.Default().
@@ -117,6 +121,8 @@ type Server struct {
 	forceLiveLookup sync.Map
 	closeOnce       sync.Once
 	shutdownTimeout time.Duration
+	// disableManagedFields: no field managers (Config.DisableManagedFields).
+	disableManagedFields bool
 }
 
 // New builds a Server: one storage per kind, the admission chain, and the
@@ -147,6 +153,8 @@ func New(cfg Config) (*Server, error) {
 		// 10 s is plenty for the short requests kubeloop serves.
 		shutdownTimeout: 10 * time.Second,
 		escalation:      &rbacregistry.Escalation{},
+
+		disableManagedFields: cfg.DisableManagedFields,
 	}
 	if cfg.ShutdownTimeout > 0 {
 		s.shutdownTimeout = cfg.ShutdownTimeout

@@ -29,7 +29,10 @@ type Config struct {
 	// Discovery answers the requests under /api and /apis that name no
 	// resource.
 	Discovery http.Handler
-	Metrics   *metrics.Metrics
+	// DisableManagedFields installs no field managers: writes record no
+	// managedFields and apply is 415 (to measure what tracking costs).
+	DisableManagedFields bool
+	Metrics              *metrics.Metrics
 	// Delegate, if set, answers the resource requests it Serves that the
 	// Registry does not have: the custom resources (Kubernetes chains
 	// kube-apiserver to the apiextensions-apiserver the same way, as its
@@ -75,14 +78,15 @@ func NewAPIHandler(cfg Config) *APIHandler {
 	}
 	for _, info := range cfg.Registry.All() {
 		h.groupVersions[info.Group+"/"+info.Version] = true
-		h.resources[info.Group+"/"+info.Resource] = newResourceEndpoints(info, cfg.Storage[info], cfg.Scope)
+		h.resources[info.Group+"/"+info.Resource] = newResourceEndpoints(info, cfg.Storage[info], cfg.Scope, !cfg.DisableManagedFields)
 	}
 	return h
 }
 
 // newResourceEndpoints installs the handlers of one resource and its
-// subresources, each with its own copy of the scope template.
-func newResourceEndpoints(info *api.ResourceInfo, storage map[string]rest.Storage, template handlers.RequestScope) *resourceEndpoints {
+// subresources, each with its own copy of the scope template and, if
+// trackManagedFields, its own field manager.
+func newResourceEndpoints(info *api.ResourceInfo, storage map[string]rest.Storage, template handlers.RequestScope, trackManagedFields bool) *resourceEndpoints {
 	re := &resourceEndpoints{info: info, handlers: map[string]map[string]http.Handler{}}
 	for sub, st := range storage {
 		scope := template
@@ -93,7 +97,9 @@ func newResourceEndpoints(info *api.ResourceInfo, storage map[string]rest.Storag
 		if tc, ok := st.(rest.TableConvertor); ok && sub == "" {
 			scope.TableConvertor = tc
 		}
-		scope.FieldManager = fieldManagerFor(st, sub, scope.Kind, rest.KindOf(info))
+		if trackManagedFields {
+			scope.FieldManager = fieldManagerFor(st, sub, scope.Kind, rest.KindOf(info))
+		}
 		re.handlers[sub] = registerResourceHandlers(st, sub, &scope)
 	}
 	return re
@@ -110,7 +116,7 @@ type ResourceHandler struct {
 // NewResourceHandler installs the handlers of info's resource and
 // subresources over storage, as NewAPIHandler does for the registry's.
 func NewResourceHandler(info *api.ResourceInfo, storage map[string]rest.Storage, scope handlers.RequestScope, m *metrics.Metrics) *ResourceHandler {
-	return &ResourceHandler{re: newResourceEndpoints(info, storage, scope), metrics: m}
+	return &ResourceHandler{re: newResourceEndpoints(info, storage, scope, true), metrics: m}
 }
 
 // ServeHTTP serves one request to the resource, counted in the metrics.
