@@ -25,6 +25,9 @@ func (s *Server) buildHandler(reg *prometheus.Registry) (http.Handler, error) {
 	if err != nil {
 		return nil, fmt.Errorf("apiserver: openapi: %w", err)
 	}
+	if s.customResources != nil {
+		oapi.SetCustomResources(s.customResources, s.log)
+	}
 	apis := endpoints.NewAPIHandler(endpoints.Config{
 		Registry: s.reg,
 		Storage:  s.restStorage,

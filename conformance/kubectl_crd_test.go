@@ -107,6 +107,12 @@ func TestKubectlCustomResources(t *testing.T) {
 	assert.Contains(t, desc, "Kind:         CronTab")
 	assert.Contains(t, desc, "Cron Spec:")
 
+	explain := k.ok("explain", "crontabs.spec")
+	assert.Contains(t, explain, "KIND:       CronTab")
+	assert.Contains(t, explain, "cronSpec\t<string> -required-")
+	assert.Contains(t, explain, "When the job runs, in cron syntax.")
+	assert.Contains(t, k.ok("explain", "crontabs.spec.replicas", "--output=plaintext-openapiv2"), "replicas")
+
 	bad := k.stdin(strings.Replace(crontab, "replicas: 1", "replicas: 50", 1), "apply", "-f", "-")
 	require.Equal(t, 1, bad.code, bad.out())
 	assert.Contains(t, bad.stderr, `spec.replicas: Invalid value: 50: spec.replicas in body should be less than or equal to 10`)

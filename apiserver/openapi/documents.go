@@ -20,6 +20,12 @@ type documents struct {
 	v3Index []byte
 	// v3 holds the documents by group-version path: "api/v1", "apis/apps/v1".
 	v3 map[string][]byte
+
+	// What the documents were made of, kept to add custom resources to:
+	// the built-in definitions, the v2 paths and the title block.
+	defs    spec.Definitions
+	v2Paths map[string]any
+	info    map[string]any
 }
 
 // buildDocuments renders the definitions of every kind of reg and the
@@ -40,8 +46,8 @@ func buildDocuments(reg *api.Registry, version string) (*documents, error) {
 		all = append(all, paths...)
 	}
 
-	d := &documents{v3: map[string][]byte{}}
 	v2Paths := map[string]any{}
+	d := &documents{v3: map[string][]byte{}, defs: defs, v2Paths: v2Paths, info: info}
 	for _, p := range all {
 		v2Paths[p.path] = p.v2()
 	}

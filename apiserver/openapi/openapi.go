@@ -4,9 +4,11 @@ import (
 	"bytes"
 	"crypto/sha512"
 	"encoding/hex"
+	"log/slog"
 	"mime"
 	"net/http"
 	"strings"
+	"sync"
 	"time"
 
 	"kubeloop/api"
@@ -40,6 +42,13 @@ type Handler struct {
 	// docs.v3, plus "v2".
 	etags map[string]string
 	built time.Time
+
+	// custom, if set, adds the served custom resources (custom.go); the
+	// documents with them are rebuilt when their version changes.
+	custom CustomResources
+	log    *slog.Logger
+	mu     sync.Mutex
+	withCR *customDocuments
 }
 
 // New builds the documents of reg's kinds once; version is the server's
@@ -68,12 +77,13 @@ func contentHash(b []byte) string {
 // redirected to the current one (kube-openapi handler3,
 // HandleGroupVersion).
 func (h *Handler) ServeHTTP(w http.ResponseWriter, r *http.Request) {
+	docs, etags, built := h.current()
 	p := strings.Trim(strings.TrimPrefix(r.URL.Path, "/openapi/v3"), "/")
 	if p == "" {
-		h.serve(w, r, "", h.docs.v3Index)
+		h.serve(w, r, "", built, docs.v3Index)
 		return
 	}
-	doc, ok := h.docs.v3[p]
+	doc, ok := docs.v3[p]
 	if !ok {
 		http.NotFound(w, r)
 		return
@@ -83,14 +93,14 @@ func (h *Handler) ServeHTTP(w http.ResponseWriter, r *http.Request) {
 		return
 	}
 	if hash := r.URL.Query().Get("hash"); hash != "" {
-		if hash != h.etags[p] {
-			http.Redirect(w, r, "/openapi/v3/"+p+"?hash="+h.etags[p], http.StatusMovedPermanently)
+		if hash != etags[p] {
+			http.Redirect(w, r, "/openapi/v3/"+p+"?hash="+etags[p], http.StatusMovedPermanently)
 			return
 		}
 		w.Header().Set("Cache-Control", "public, immutable")
 		w.Header().Set("Expires", time.Now().AddDate(1, 0, 0).UTC().Format(http.TimeFormat))
 	}
-	h.serve(w, r, h.etags[p], doc)
+	h.serve(w, r, etags[p], built, doc)
 }
 
 // V2 answers /openapi/v2: the whole API in one Swagger 2.0 document, as
@@ -99,13 +109,14 @@ func (h *Handler) ServeHTTP(w http.ResponseWriter, r *http.Request) {
 func (h *Handler) V2() http.Handler {
 	return http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
 		w.Header().Add("Vary", "Accept")
+		docs, etags, built := h.current()
 		switch {
 		case acceptable(r, "application/json"):
 			w.Header().Set("Content-Type", "application/json")
-			h.serve(w, r, h.etags["v2"], h.docs.v2JSON)
+			h.serve(w, r, etags["v2"], built, docs.v2JSON)
 		case acceptable(r, v2ProtobufRequested), acceptable(r, v2Protobuf):
 			w.Header().Set("Content-Type", v2Protobuf)
-			h.serve(w, r, h.etags["v2"], h.docs.v2Protobuf)
+			h.serve(w, r, etags["v2"], built, docs.v2Protobuf)
 		default:
 			w.WriteHeader(http.StatusNotAcceptable)
 		}
@@ -113,14 +124,14 @@ func (h *Handler) V2() http.Handler {
 }
 
 // serve writes a document, answering If-None-Match with 304.
-func (h *Handler) serve(w http.ResponseWriter, r *http.Request, etag string, body []byte) {
+func (h *Handler) serve(w http.ResponseWriter, r *http.Request, etag string, built time.Time, body []byte) {
 	if w.Header().Get("Content-Type") == "" {
 		w.Header().Set("Content-Type", "application/json")
 	}
 	if etag != "" {
 		w.Header().Set("Etag", `"`+etag+`"`)
 	}
-	http.ServeContent(w, r, "", h.built, bytes.NewReader(body))
+	http.ServeContent(w, r, "", built, bytes.NewReader(body))
 }
 
 // acceptable reports whether the Accept header admits mediaType: it is

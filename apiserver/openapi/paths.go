@@ -90,7 +90,12 @@ func pathParameter(name, description string) parameter {
 // object, its status, its other subresources and, for a namespaced
 // resource, the list across all namespaces.
 func resourcePaths(info *api.ResourceInfo) []pathItem {
-	kind, list := spec.NameOf(info.New()), spec.NameOf(info.NewList())
+	return resourcePathsNamed(info, spec.NameOf(info.New()), spec.NameOf(info.NewList()))
+}
+
+// resourcePathsNamed is resourcePaths with the definition names of the
+// object and its list given: a custom resource's are not its Go type's.
+func resourcePathsNamed(info *api.ResourceInfo, kind, list string) []pathItem {
 	gvk := spec.GroupVersionKind{Group: info.Group, Version: info.Version, Kind: info.Kind}
 	scope := ""
 	prefix := "/" + groupVersionPath(info)

@@ -14,6 +14,7 @@ import (
 	"kubeloop/apiserver/endpoints"
 	"kubeloop/apiserver/endpoints/handlers"
 	"kubeloop/apiserver/endpoints/metrics"
+	"kubeloop/apiserver/openapi"
 	"kubeloop/apiserver/registry/generic"
 	"kubeloop/store"
 )
@@ -53,6 +54,8 @@ type Served struct {
 	// versions exactly when its CRD is in crds.
 	crds     map[string]*crdInfo
 	versions map[string]*versionInfo
+	// generation counts the changes of the table, for OpenAPI.
+	generation uint64
 }
 
 // crdInfo is one registered CRD: the object it was built from and the
@@ -165,6 +168,7 @@ func (s *Served) Register(ctx context.Context, crd *api.CustomResourceDefinition
 		info := vi.version.Info
 		s.versions[versionKey(info.Group, info.Version, info.Resource)] = vi
 	}
+	s.generation++
 	s.mu.Unlock()
 	if old != nil && !reuse {
 		old.stop()
@@ -204,6 +208,7 @@ func (s *Served) Unregister(name string) {
 }
 
 func (s *Served) removeLocked(ci *crdInfo) {
+	s.generation++
 	delete(s.crds, ci.crd.Name)
 	for _, vi := range ci.versions {
 		info := vi.version.Info
@@ -245,6 +250,26 @@ func (s *Served) All() []*api.ResourceInfo {
 		}
 		return out[i].Resource < out[j].Resource
 	})
+	return out
+}
+
+// OpenAPIVersion changes whenever a CRD is registered or unregistered.
+func (s *Served) OpenAPIVersion() uint64 {
+	s.mu.RLock()
+	defer s.mu.RUnlock()
+	return s.generation
+}
+
+// OpenAPIKinds is every served version with its schema, for /openapi.
+func (s *Served) OpenAPIKinds() []openapi.CustomKind {
+	s.mu.RLock()
+	defer s.mu.RUnlock()
+	var out []openapi.CustomKind
+	for _, ci := range s.crds {
+		for _, vi := range ci.versions {
+			out = append(out, openapi.CustomKind{Info: vi.version.Info, Schema: vi.version.Schema})
+		}
+	}
 	return out
 }
 

@@ -4,6 +4,7 @@ import (
 	"bytes"
 	"encoding/json"
 	"fmt"
+	"math"
 	"sort"
 	"strings"
 
@@ -97,6 +98,25 @@ func encodeField(b []byte, f field, v any, path string) ([]byte, error) {
 		}
 		b = protowire.AppendTag(b, f.num, protowire.VarintType)
 		return protowire.AppendVarint(b, protowire.EncodeBool(t)), nil
+	case kDouble, kInt64:
+		n, ok := v.(json.Number)
+		if !ok {
+			return nil, fmt.Errorf("swaggerpb: %s must be a number, not %T", path, v)
+		}
+		if f.kind == kInt64 {
+			i, err := n.Int64()
+			if err != nil {
+				return nil, fmt.Errorf("swaggerpb: %s must be an integer: %w", path, err)
+			}
+			b = protowire.AppendTag(b, f.num, protowire.VarintType)
+			return protowire.AppendVarint(b, uint64(i)), nil
+		}
+		x, err := n.Float64()
+		if err != nil {
+			return nil, fmt.Errorf("swaggerpb: %s: %w", path, err)
+		}
+		b = protowire.AppendTag(b, f.num, protowire.Fixed64Type)
+		return protowire.AppendFixed64(b, math.Float64bits(x)), nil
 	case kStrings, kMessages, kAnys:
 		items, ok := v.([]any)
 		if !ok {

@@ -13,6 +13,8 @@ const (
 	kMessages             // a list: a repeated embedded message
 	kAny                  // any value: an Any message holding its JSON text
 	kAnys                 // a list of values: a repeated Any
+	kDouble               // a number: a double (fixed64)
+	kInt64                // an integer: an int64 (varint)
 )
 
 type field struct {
@@ -69,6 +71,12 @@ func swaggerMessages() *message {
 		"allOf":                {num: 24, kind: kMessages, msg: schema},
 		"properties":           {num: 25, kind: kMessage, msg: properties},
 		"discriminator":        {num: 26}, "readOnly": {num: 27, kind: kBool}, "example": {num: 30, kind: kAny},
+		// The value validations, which only custom resources' schemas use.
+		"multipleOf": {num: 6, kind: kDouble}, "maximum": {num: 7, kind: kDouble}, "exclusiveMaximum": {num: 8, kind: kBool},
+		"minimum": {num: 9, kind: kDouble}, "exclusiveMinimum": {num: 10, kind: kBool},
+		"maxLength": {num: 11, kind: kInt64}, "minLength": {num: 12, kind: kInt64},
+		"maxItems": {num: 14, kind: kInt64}, "minItems": {num: 15, kind: kInt64},
+		"maxProperties": {num: 17, kind: kInt64}, "minProperties": {num: 18, kind: kInt64},
 	}
 
 	// The parameter kinds share their first fields; each has its own

@@ -19,8 +19,10 @@ type Version struct {
 	// but metadata); Validator and Rules check objects against it (Rules
 	// is nil when the schema has no CEL rules).
 	Structural *schema.Structural
-	Validator  *validate.Validator
-	Rules      *cel.Validator
+	// Schema is the version's schema as written, for OpenAPI.
+	Schema    *api.JSONSchemaProps
+	Validator *validate.Validator
+	Rules     *cel.Validator
 	// Columns are the Table columns after Name.
 	Columns []api.CustomResourceColumnDefinition
 	// Status and Scale are the version's subresources (nil: off).
@@ -59,7 +61,7 @@ func NewVersion(crd *api.CustomResourceDefinition, name string, compiler *cel.Co
 		if out.Validator, err = validate.New(s); err != nil {
 			return nil, fmt.Errorf("customresource: %s version %s: %w", crd.Name, name, err)
 		}
-		out.Structural = s
+		out.Structural, out.Schema = s, v.Schema.OpenAPIV3Schema
 		out.Rules = compiler.NewValidator(s, true)
 	}
 	if v.Deprecated {
