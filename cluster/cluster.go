@@ -31,6 +31,10 @@ type Options struct {
 	Logger *slog.Logger
 	// Components to run next to the apiserver. See components.go.
 	Components Components
+	// AuthorizationModes and AdmissionPlugins are the apiserver's
+	// (apiserver.Config.AuthorizationModes, EnableAdmissionPlugins).
+	AuthorizationModes []string
+	AdmissionPlugins   []string
 }
 
 // Cluster is a running cluster.
@@ -120,7 +124,8 @@ func (c *Cluster) startEtcd(opts Options) error {
 }
 
 func (c *Cluster) startAPIServer(opts Options) error {
-	srv, err := apiserver.New(apiserver.Config{Etcd: c.Etcd, Logger: c.log})
+	srv, err := apiserver.New(apiserver.Config{Etcd: c.Etcd, Logger: c.log,
+		AuthorizationModes: opts.AuthorizationModes, EnableAdmissionPlugins: opts.AdmissionPlugins})
 	if err != nil {
 		return err
 	}

@@ -1,7 +1,10 @@
 package controllers
 
 import (
+	"context"
+
 	"kubeloop/api"
+	"kubeloop/controllers/clusterroleaggregation"
 	"kubeloop/controllers/deployment"
 	"kubeloop/controllers/garbagecollector"
 	"kubeloop/controllers/job"
@@ -10,6 +13,7 @@ import (
 	"kubeloop/controllers/nodelifecycle"
 	"kubeloop/controllers/podgc"
 	"kubeloop/controllers/replicaset"
+	"kubeloop/controllers/rootcacertpublisher"
 	"kubeloop/controllers/serviceaccount"
 	"kubeloop/controllers/ttlafterfinished"
 	"kubeloop/informer"
@@ -59,6 +63,18 @@ func KnownControllers() map[string]InitFunc {
 			return ttlafterfinished.New(cc.Client, informer.For[*api.Job](cc.Informers),
 				ttlafterfinished.Options{MetricsProvider: cc.Metrics}), nil
 		},
+		"clusterrole-aggregation": func(cc Context) (Runner, error) {
+			return clusterroleaggregation.NewController(cc.Client, informer.For[*api.ClusterRole](cc.Informers),
+				clusterroleaggregation.Options{MetricsProvider: cc.Metrics}), nil
+		},
+		"root-ca-cert-publisher": func(cc Context) (Runner, error) {
+			if len(cc.ComponentConfig.RootCA) == 0 {
+				// A plain-HTTP cluster has no CA to publish.
+				return idle{}, nil
+			}
+			return rootcacertpublisher.NewPublisher(cc.Client, informer.For[*api.ConfigMap](cc.Informers), informer.For[*api.Namespace](cc.Informers),
+				cc.ComponentConfig.RootCA, rootcacertpublisher.Options{MetricsProvider: cc.Metrics}), nil
+		},
 		"labeler": func(cc Context) (Runner, error) {
 			return labeler.NewController(cc.Client, informer.For[*api.ConfigMap](cc.Informers),
 				labeler.Options{Namespaces: cc.ComponentConfig.LabelerNamespaces, MetricsProvider: cc.Metrics}), nil
@@ -74,3 +90,8 @@ func KnownControllers() map[string]InitFunc {
 // without flags; "--controllers=*,-labeler" turns it off, and
 // --labeler-namespaces narrows it.
 func disabledByDefault(string) bool { return false }
+
+// idle is a controller with nothing to do: it waits for the end.
+type idle struct{}
+
+func (idle) Run(ctx context.Context, _ int) { <-ctx.Done() }

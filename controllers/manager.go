@@ -55,6 +55,10 @@ type ComponentConfig struct {
 	// terminated pods may exist before pod GC deletes the oldest; zero or
 	// less turns that part of pod GC off.
 	TerminatedPodGCThreshold int
+	// RootCA (--root-ca-file's contents) is the CA bundle the
+	// root-ca-cert-publisher puts in every namespace; empty means the CA
+	// the controller manager's own client trusts, as in Kubernetes.
+	RootCA []byte
 }
 
 // Kubernetes' defaults for the component config.
@@ -307,6 +311,9 @@ func (m *Manager) runControllers(ctx context.Context) error {
 		recorder := record.NewRecorder(c, name+"-controller", "")
 		recorders = append(recorders, recorder)
 		cc := Context{Client: c, Informers: factory, Recorder: recorder, Metrics: m.metrics, ComponentConfig: *m.opts.ComponentConfig}
+		if len(cc.ComponentConfig.RootCA) == 0 {
+			cc.ComponentConfig.RootCA = m.clientCA()
+		}
 		r, err := m.opts.Known[name](cc)
 		if err != nil {
 			return fmt.Errorf("controller %s: %w", name, err)
@@ -336,5 +343,20 @@ func (m *Manager) runControllers(ctx context.Context) error {
 	<-ctx.Done()
 	wg.Wait()
 	factory.Shutdown()
+	return nil
+}
+
+// clientCA is the CA the manager's client trusts (inline or from a file);
+// nil for a plain-HTTP cluster.
+func (m *Manager) clientCA() []byte {
+	tls := m.opts.Config.TLS
+	if len(tls.CAData) > 0 {
+		return tls.CAData
+	}
+	if tls.CAFile != "" {
+		if b, err := os.ReadFile(tls.CAFile); err == nil {
+			return b
+		}
+	}
 	return nil
 }
