@@ -4,6 +4,7 @@ import (
 	"context"
 	"flag"
 	"fmt"
+	"log/slog"
 	"net"
 	"os"
 	"os/exec"
@@ -21,6 +22,9 @@ var kubeloopBin string
 
 func TestMain(m *testing.M) {
 	flag.Parse()
+	// The informers' and clusters' own logs say what the faults do to
+	// them at Info level, thousands of lines per scenario: warnings only.
+	slog.SetDefault(slog.New(slog.NewTextHandler(os.Stderr, &slog.HandlerOptions{Level: slog.LevelWarn})))
 	dir, err := os.MkdirTemp("", "kubeloop-chaos-bin-")
 	if err != nil {
 		fmt.Fprintln(os.Stderr, err)
