@@ -1,7 +1,7 @@
 # kubeloop: the two commands a newcomer needs are `make run` and `make test`.
 GO ?= go
 
-.PHONY: run test test-main test-conformance bench bench-all bench-scale vet fmt
+.PHONY: run test test-main test-conformance bench bench-all bench-scale chaos vet fmt
 
 run:
 	$(GO) run ./cmd/kubeloop up
@@ -43,6 +43,22 @@ bench:
 	  $(BENCH) -bench 'ScaleTo1000' -benchtime 1x ./cluster/full/ ; \
 	  cd conformance && $(BENCH) -bench 'Queue|DeltaFIFO|InformerInitialSync|PodList10k|PodWatch10k' . ) 2>&1 \
 	  | tee bench/results/raw.txt | $(GO) run ./cmd/benchratio -results bench/results
+
+# The chaos suite at full size (chaos/doc.go): kill -9 during scaling and
+# writes, cut watches and compaction, two apiservers on one etcd, hostile
+# bodies; then every fuzz target for a fixed number of executions. The short
+# form of the scenarios runs in make test.
+FUZZ_EXECS ?= 5000
+FUZZ_TARGETS = ./api/:FuzzDecodeStrict ./api/:FuzzDecode ./api/:FuzzProtobufDecode \
+	./api/:FuzzParseSelector ./api/:FuzzParseFieldSelector \
+	./apiserver/endpoints/handlers/:FuzzCreateAndPatch ./apiserver/endpoints/handlers/:FuzzBodiesByCodec
+chaos:
+	$(GO) test -count=1 -timeout 30m ./chaos/ -args -chaos.long
+	@for t in $(FUZZ_TARGETS); do \
+	  pkg=$${t%%:*}; fn=$${t##*:}; \
+	  echo "fuzz $$fn ($$pkg): $(FUZZ_EXECS) executions"; \
+	  $(GO) test -run '^$$' -fuzz "^$$fn$$" -fuzztime $(FUZZ_EXECS)x $$pkg || exit 1; \
+	done
 
 # How the cost grows with the cluster (not part of make test): 0 → 30 pods
 # per node on 20, 200 and 1000 simulated nodes, the whole cluster in one

@@ -175,3 +175,10 @@ func (c *Client) do(ctx context.Context, r *request) ([]byte, error) {
 func (c *Client) DoRaw(ctx context.Context, verb, path string, query url.Values, body []byte) ([]byte, error) {
 	return c.do(ctx, &request{verb: verb, path: path, query: query, body: body})
 }
+
+// DoRawContentType is DoRaw with a body of the given content type (YAML,
+// protobuf, a patch type), for tests and tools that send bodies the typed
+// clients never would.
+func (c *Client) DoRawContentType(ctx context.Context, verb, path, contentType string, query url.Values, body []byte) ([]byte, error) {
+	return c.do(ctx, &request{verb: verb, path: path, query: query, body: body, contentType: contentType})
+}
