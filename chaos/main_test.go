@@ -21,6 +21,10 @@ var long = flag.Bool("chaos.long", false, "full-size scenarios (make chaos)")
 var kubeloopBin string
 
 func TestMain(m *testing.M) {
+	if os.Getenv(etcdMemberEnv) != "" {
+		runEtcdMember() // this process is one member of a test's etcd cluster
+		return
+	}
 	flag.Parse()
 	// The informers' and clusters' own logs say what the faults do to
 	// them at Info level, thousands of lines per scenario: warnings only.

@@ -34,6 +34,13 @@ type EmbeddedConfig struct {
 	// UnsafeNoFsync skips fsync: much faster, loses data on a machine crash.
 	// Tests and throwaway clusters use it; never for data you keep.
 	UnsafeNoFsync bool
+	// Name is this member's name (default "kubeloop").
+	Name string
+	// InitialCluster makes this server one member of a new multi-member
+	// cluster: every member as "name=peerURL,…" (etcd's --initial-cluster).
+	// PeerURL must then be this member's fixed address from that list.
+	// Empty means a cluster of this one member.
+	InitialCluster string
 }
 
 // Embedded is an etcd server running inside this process, plus a client
@@ -67,7 +74,10 @@ func StartEmbedded(cfg EmbeddedConfig) (*Embedded, error) {
 	}
 
 	ec := embed.NewConfig()
-	ec.Name = "kubeloop"
+	ec.Name = cfg.Name
+	if ec.Name == "" {
+		ec.Name = "kubeloop"
+	}
 	ec.Dir = cfg.DataDir
 	ec.Logger = "zap"
 	ec.LogLevel = cfg.LogLevel
@@ -90,6 +100,9 @@ func StartEmbedded(cfg EmbeddedConfig) (*Embedded, error) {
 	ec.ListenPeerUrls = []url.URL{*peerURL}
 	ec.AdvertisePeerUrls = []url.URL{*peerURL}
 	ec.InitialCluster = ec.InitialClusterFromName(ec.Name)
+	if cfg.InitialCluster != "" {
+		ec.InitialCluster = cfg.InitialCluster
+	}
 
 	e, err := embed.StartEtcd(ec)
 	if err != nil {

@@ -1,8 +1,6 @@
 package handlers_test
 
 import (
-	"encoding/json"
-	"net/http"
 	"testing"
 
 	"kubeloop/api"
@@ -37,27 +35,7 @@ func FuzzBodiesByCodec(f *testing.F) {
 	path := "/api/v1/namespaces/" + ns + "/configmaps"
 	info, _ := api.Builtin().ForResource("", "configmaps")
 	f.Fuzz(func(t *testing.T, codec uint8, body []byte, patchType uint8, patch []byte) {
-		created := do(t, "POST", path, bodyCodecs[int(codec)%len(bodyCodecs)], string(body))
-		if created.Code >= 500 {
-			t.Fatalf("create: %d %s", created.Code, created.Body)
-		}
-		if created.Code != http.StatusCreated {
-			return
-		}
-		var meta struct {
-			Metadata struct{ Name string } `json:"metadata"`
-		}
-		if err := json.Unmarshal([]byte(created.Body), &meta); err != nil {
-			t.Fatalf("created body: %v", err)
-		}
-		url := path + "/" + meta.Metadata.Name
-		defer do(t, "DELETE", url, "", `{"gracePeriodSeconds":0}`)
-		checkStoredIsValid(t, info, ns, meta.Metadata.Name)
-
-		patched := do(t, "PATCH", url+"?fieldManager=fuzz", patchTypes[int(patchType)%len(patchTypes)], string(patch))
-		if patched.Code >= 500 {
-			t.Fatalf("patch: %d %s", patched.Code, patched.Body)
-		}
-		checkStoredIsValid(t, info, ns, meta.Metadata.Name)
+		createThenPatch(t, info, ns, path, bodyCodecs[int(codec)%len(bodyCodecs)], string(body),
+			"?fieldManager=fuzz", patchTypes[int(patchType)%len(patchTypes)], string(patch))
 	})
 }

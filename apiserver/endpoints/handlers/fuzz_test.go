@@ -35,33 +35,41 @@ func FuzzCreateAndPatch(f *testing.F) {
 	f.Fuzz(func(t *testing.T, kind uint8, body string, jsonPatch bool, patch string) {
 		k := kinds[int(kind)%len(kinds)]
 		info, _ := api.Builtin().ForResource(k.group, k.resource)
-		created := do(t, "POST", k.path, "", body)
-		if created.Code >= 500 {
-			t.Fatalf("create: %d %s", created.Code, created.Body)
-		}
-		if created.Code != http.StatusCreated {
-			return
-		}
-		var meta struct {
-			Metadata struct{ Name string } `json:"metadata"`
-		}
-		if err := json.Unmarshal([]byte(created.Body), &meta); err != nil {
-			t.Fatalf("created body: %v", err)
-		}
-		url := k.path + "/" + meta.Metadata.Name
-		defer do(t, "DELETE", url, "", `{"gracePeriodSeconds":0}`)
-		checkStoredIsValid(t, info, ns, meta.Metadata.Name)
-
 		ct := mergePatchType
 		if jsonPatch {
 			ct = jsonPatchType
 		}
-		patched := do(t, "PATCH", url, ct, patch)
-		if patched.Code >= 500 {
-			t.Fatalf("patch: %d %s", patched.Code, patched.Body)
-		}
-		checkStoredIsValid(t, info, ns, meta.Metadata.Name)
+		createThenPatch(t, info, ns, k.path, "", body, "", ct, patch)
 	})
+}
+
+// createThenPatch posts body (of createType; "" is JSON) to path and, if
+// that created an object, sends patch (of patchType, query appended to the
+// object's path) to it: no 5xx either time, and the stored object passes
+// validation after each. The object is deleted at the end.
+func createThenPatch(t *testing.T, info *api.ResourceInfo, ns, path, createType, body, query, patchType, patch string) {
+	created := do(t, "POST", path, createType, body)
+	if created.Code >= 500 {
+		t.Fatalf("create: %d %s", created.Code, created.Body)
+	}
+	if created.Code != http.StatusCreated {
+		return
+	}
+	var meta struct {
+		Metadata struct{ Name string } `json:"metadata"`
+	}
+	if err := json.Unmarshal([]byte(created.Body), &meta); err != nil {
+		t.Fatalf("created body: %v", err)
+	}
+	url := path + "/" + meta.Metadata.Name
+	defer do(t, "DELETE", url, "", `{"gracePeriodSeconds":0}`)
+	checkStoredIsValid(t, info, ns, meta.Metadata.Name)
+
+	patched := do(t, "PATCH", url+query, patchType, patch)
+	if patched.Code >= 500 {
+		t.Fatalf("patch: %d %s", patched.Code, patched.Body)
+	}
+	checkStoredIsValid(t, info, ns, meta.Metadata.Name)
 }
 
 // checkStoredIsValid re-reads the stored object from etcd and runs the
