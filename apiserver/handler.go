@@ -49,6 +49,7 @@ func (s *Server) buildHandler(reg *prometheus.Registry) (http.Handler, error) {
 	mux.HandleFunc("/livez", s.serveHealth)
 	mux.HandleFunc("/readyz", s.serveReady)
 	mux.HandleFunc("/version", s.serveVersion)
+	mux.HandleFunc("/debug/trace", s.serveTrace)
 	mux.Handle("/openapi/v2", oapi.V2())
 	mux.Handle("/openapi/v3", oapi)
 	mux.Handle("/openapi/v3/", oapi)

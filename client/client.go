@@ -182,3 +182,21 @@ func (c *Client) DoRaw(ctx context.Context, verb, path string, query url.Values,
 func (c *Client) DoRawContentType(ctx context.Context, verb, path, contentType string, query url.Values, body []byte) ([]byte, error) {
 	return c.do(ctx, &request{verb: verb, path: path, query: query, body: body, contentType: contentType})
 }
+
+// Stream GETs an absolute path whose answer is a stream (the apiserver's
+// /debug/trace) and returns its body, open until ctx ends or the server
+// stops; a non-2xx reply is an *api.StatusError. The client's timeout does
+// not apply: a stream has no expected length.
+func (c *Client) Stream(ctx context.Context, path string, query url.Values) (io.ReadCloser, error) {
+	r := &request{verb: http.MethodGet, path: path, query: query}
+	resp, err := c.send(ctx, r)
+	if err != nil {
+		return nil, err
+	}
+	if resp.StatusCode < 200 || resp.StatusCode > 299 {
+		defer resp.Body.Close()
+		data, _ := io.ReadAll(resp.Body)
+		return nil, errorFromResponse(r.verb, resp.StatusCode, data)
+	}
+	return resp.Body, nil
+}

@@ -16,6 +16,7 @@ import (
 	"kubeloop/apiserver"
 	"kubeloop/client"
 	"kubeloop/store"
+	"kubeloop/trace"
 )
 
 // Options choose what Start runs.
@@ -213,7 +214,7 @@ func (c *Cluster) Stop() {
 // run starts one named component on its own goroutine; Stop, or
 // StopComponent, cancels it and waits for it to return.
 func (c *Cluster) run(name string, fn func(ctx context.Context)) {
-	ctx, cancel := context.WithCancel(context.Background())
+	ctx, cancel := context.WithCancel(trace.WithComponent(context.Background(), name))
 	done := make(chan struct{})
 	c.mu.Lock()
 	c.component[name] = func() { cancel(); <-done }

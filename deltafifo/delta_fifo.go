@@ -28,6 +28,8 @@ type DeltaFIFOOptions struct {
 	EmitDeltaTypeReplaced bool
 	// Transformer, when set, rewrites objects before they are queued.
 	Transformer TransformFunc
+	// Name names the queue in traces; the informer gives its component's.
+	Name string
 }
 
 // DeltaFIFO is a producer/consumer queue of keys where each key carries the
@@ -56,6 +58,7 @@ type DeltaFIFO struct {
 	knownObjects          KeyListerGetter
 	emitDeltaTypeReplaced bool
 	transformer           TransformFunc
+	name                  string
 }
 
 // NewDeltaFIFOWithOptions returns an empty, open DeltaFIFO.
@@ -69,6 +72,7 @@ func NewDeltaFIFOWithOptions(opts DeltaFIFOOptions) *DeltaFIFO {
 		knownObjects:          opts.KnownObjects,
 		emitDeltaTypeReplaced: opts.EmitDeltaTypeReplaced,
 		transformer:           opts.Transformer,
+		name:                  opts.Name,
 	}
 	f.cond.L = &f.lock
 	return f
@@ -152,6 +156,7 @@ func (f *DeltaFIFO) queueActionLocked(key string, t DeltaType, obj any, transfor
 	}
 	old, queued := f.items[key]
 	f.items[key] = dedupDeltas(append(old, Delta{Type: t, Object: obj}))
+	f.traceQueued(key, t, obj)
 	if !queued {
 		f.queue.push(key)
 		f.cond.Signal()

@@ -11,6 +11,7 @@ import (
 	"kubeloop/api"
 	"kubeloop/deltafifo"
 	"kubeloop/reflector"
+	"kubeloop/trace"
 )
 
 // SharedIndexInformer keeps an Indexer equal to the server's state of one
@@ -51,6 +52,8 @@ type sharedIndexInformer struct {
 	refl      *reflector.Reflector
 	// resyncCheckPeriod is the smallest resync period of any handler.
 	resyncCheckPeriod time.Duration
+	// component runs the informer (from Run's context), for traces.
+	component string
 }
 
 // Options tune an informer.
@@ -148,9 +151,11 @@ func (s *sharedIndexInformer) Run(ctx context.Context) {
 		s.mu.Unlock()
 		return
 	}
+	s.component = trace.ComponentFrom(ctx)
 	fifo := deltafifo.NewDeltaFIFOWithOptions(deltafifo.DeltaFIFOOptions{
 		KnownObjects:          s.indexer,
 		EmitDeltaTypeReplaced: true,
+		Name:                  s.component,
 	})
 	refl := reflector.NewReflector(s.name, s.lw, fifo, s.resyncCheckPeriod)
 	refl.ShouldResync = s.shouldResync
@@ -224,6 +229,7 @@ func (s *sharedIndexInformer) handleDeltas(deltas deltafifo.Deltas, isInInitialL
 // distribute hands n to every listener; a resync notification only to those
 // whose resync is due (chosen in shouldResync).
 func (s *sharedIndexInformer) distribute(n notification, isSync bool) {
+	s.traceHandled(n, isSync)
 	for _, l := range s.listeners {
 		if isSync && !l.syncing {
 			continue

@@ -34,6 +34,7 @@ func (kl *Kubelet) setPodStatus(ctx context.Context, pod *api.Pod, w *podWorker,
 		written, err := pods.UpdateStatus(ctx, next, client.UpdateOptions{})
 		if err == nil {
 			w.written = written
+			kl.traceStatusWritten(written)
 		}
 		if !api.IsConflict(err) {
 			return err

@@ -198,6 +198,7 @@ func (kl *Kubelet) executeActions(ctx context.Context, pod *api.Pod, rp *runtime
 			return true, fmt.Errorf("start container %s: %w", s.spec.Name, err)
 		}
 		changed = true
+		kl.traceStarted(pod, s.spec.Name)
 		kl.recorder.Eventf(pod, api.EventTypeNormal, EventStarted, "Started container %s", s.spec.Name)
 		kl.log.Info("container started", "pod", podKey(pod), "container", s.spec.Name, "attempt", s.attempt)
 	}

@@ -251,6 +251,7 @@ func (r *Reflector) handleWatch(ctx context.Context, w api.Watcher) error {
 				return nil
 			}
 			events++
+			r.traceReceived(ctx, ev)
 			if err := r.apply(ev); err != nil {
 				return err
 			}

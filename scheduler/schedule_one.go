@@ -49,6 +49,7 @@ func (s *Scheduler) scheduleOne(ctx context.Context) bool {
 		s.handleSchedulingFailure(ctx, pInfo, err)
 		return true
 	}
+	s.traceScheduled(pod, result)
 
 	// Assume: from now on the cache counts the pod on its node, so the
 	// next cycle sees the resources taken although the API does not yet.
@@ -175,6 +176,7 @@ func (s *Scheduler) bindingCycle(ctx context.Context, pInfo *QueuedPodInfo, assu
 		s.handleSchedulingFailure(ctx, pInfo, fmt.Errorf("binding rejected: %w", err))
 		return
 	}
+	s.traceBound(assumed, result)
 	s.log.Info("bound", "pod", podKey(assumed), "node", result.host, "score", result.score,
 		"feasible", result.feasibleNodes, "nodes", result.evaluatedNodes)
 	s.recorder.Eventf(assumed, api.EventTypeNormal, "Scheduled", "Successfully assigned %s/%s to %s",

@@ -62,6 +62,7 @@ func (s *Store) Create(ctx context.Context, key string, obj api.Object) (api.Obj
 	if err != nil {
 		return nil, fmt.Errorf("encode %s: %w", key, err)
 	}
+	s.traceWriting(ctx, out)
 	resp, err := s.client.Txn(ctx).
 		If(clientv3.Compare(clientv3.ModRevision(key), "=", 0)).
 		Then(clientv3.OpPut(key, string(data))).
@@ -74,6 +75,7 @@ func (s *Store) Create(ctx context.Context, key string, obj api.Object) (api.Obj
 	}
 	// The copy we encoded is the stored object: no decode, no read.
 	setRV(out, resp.Header.Revision)
+	s.traceCommitted(ctx, "create", out, resp.Header.Revision)
 	return out, nil
 }
 

@@ -93,6 +93,7 @@ func (s *Store) GuaranteedUpdate(ctx context.Context, key string, preconditions 
 			return updated, nil
 		}
 
+		s.traceWriting(ctx, updated)
 		resp, err := s.client.Txn(ctx).
 			If(clientv3.Compare(clientv3.ModRevision(key), "=", orig.rev)).
 			Then(clientv3.OpPut(key, string(data))).
@@ -112,6 +113,7 @@ func (s *Store) GuaranteedUpdate(ctx context.Context, key string, preconditions 
 			continue
 		}
 		setRV(updated, resp.Header.Revision)
+		s.traceCommitted(ctx, "update", updated, resp.Header.Revision)
 		return updated, nil
 	}
 }

@@ -187,6 +187,7 @@ func (c *Cacher) processEvent(typ api.EventType, obj api.Object, rv uint64) {
 	}
 	ev := c.cache.processEvent(typ, obj, rv, time.Now())
 	var blocked []blockedAdd
+	sent := 0
 	c.watchers.forEvent(ev, func(w *cacheWatcher) {
 		if rv <= w.startRV {
 			return
@@ -195,11 +196,13 @@ func (c *Cacher) processEvent(typ api.EventType, obj api.Object, rv uint64) {
 		if !ok {
 			return
 		}
+		sent++
 		if !w.nonblockingAdd(we) {
 			blocked = append(blocked, blockedAdd{w, we})
 		}
 	})
 	c.metrics.eventsDispatched.Inc()
+	c.traceDispatched(typ, obj, rv, sent)
 	c.metrics.resourceVersion.Set(float64(rv))
 	c.broadcastLocked()
 	if len(blocked) == 0 {

@@ -57,6 +57,7 @@ type Typed[T comparable] struct {
 
 	metrics *queueMetrics[T] // nil when the queue records nothing
 	clock   Clock
+	trace   queueTrace[T]
 
 	stopCh   chan struct{} // closed on shut down; stops the metrics updater
 	stopOnce sync.Once
@@ -82,6 +83,7 @@ func newTypedQueue[T comparable](config TypedQueueConfig[T], updatePeriod time.D
 		processing: map[T]struct{}{},
 		metrics:    newQueueMetrics[T](config.MetricsProvider, config.Name, config.Clock),
 		clock:      config.Clock,
+		trace:      queueTrace[T]{name: config.Name},
 		stopCh:     make(chan struct{}),
 	}
 	q.cond.L = &q.mu
@@ -102,6 +104,7 @@ func (q *Typed[T]) Add(item T) {
 		return
 	}
 	q.metrics.add(item)
+	q.trace.add(item)
 	q.dirty[item] = struct{}{}
 	if _, ok := q.processing[item]; ok {
 		return // Done will queue it: one worker per item
@@ -127,6 +130,7 @@ func (q *Typed[T]) Get() (item T, shutdown bool) {
 	}
 	item = q.queue.pop()
 	q.metrics.get(item)
+	q.trace.get(item)
 	q.processing[item] = struct{}{}
 	delete(q.dirty, item)
 	return item, false

@@ -32,7 +32,7 @@ func main() {
 		SilenceUsage:  true,
 		SilenceErrors: true,
 	}
-	root.AddCommand(upCommand(), apiserverCommand())
+	root.AddCommand(upCommand(), apiserverCommand(), traceCommand())
 	root.AddCommand(componentCommands()...)
 	if err := root.ExecuteContext(ctx); err != nil {
 		fmt.Fprintln(os.Stderr, "error:", err)

@@ -94,6 +94,7 @@ func (rsc *Controller) updatePod(oldObj, newObj any) {
 		// Same version: a periodic resync, nothing changed.
 		return
 	}
+	rsc.traceRunningObserved(oldPod, curPod)
 	labelChanged := !reflect.DeepEqual(curPod.Labels, oldPod.Labels)
 	if curPod.DeletionTimestamp != nil {
 		// A graceful deletion has begun: count it now rather than when the

@@ -57,6 +57,7 @@ func (rsc *Controller) syncReplicaSet(ctx context.Context, key string) error {
 	}
 
 	rs := cached.DeepCopy()
+	rsc.traceSync(rs, pods, needsSync)
 	var manageErr error
 	if needsSync && rs.DeletionTimestamp == nil {
 		manageErr = rsc.manageReplicas(ctx, pods, rs)
@@ -181,6 +182,7 @@ func (rsc *Controller) createPod(ctx context.Context, rs *api.ReplicaSet) error 
 		return err
 	}
 	rsc.log.Info("created pod", "key", rs.Namespace+"/"+rs.Name, "pod", created.Name)
+	rsc.tracePodCreated(created)
 	rsc.recorder.Eventf(rs, api.EventTypeNormal, SuccessfulCreatePodReason, "Created pod: %v", created.Name)
 	return nil
 }

@@ -32,6 +32,7 @@ func CreateResource(r rest.Creater, scope *RequestScope) http.HandlerFunc {
 			scope.err(w, req, err)
 			return
 		}
+		ctx = scope.traceReceived(ctx, ri, req, obj)
 		attrs := scope.attributes(admission.Create, ri)
 		attrs.Object = obj
 		if m := obj.GetObjectMeta(); m.Name != "" {

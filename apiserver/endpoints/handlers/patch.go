@@ -57,6 +57,7 @@ func PatchResource(r rest.Patcher, scope *RequestScope) http.HandlerFunc {
 			scope.err(w, req, err)
 			return
 		}
+		ctx = scope.traceReceived(ctx, ri, req, nil)
 		po, err := readPatchOptions(req, patchType)
 		if err != nil {
 			scope.err(w, req, err)

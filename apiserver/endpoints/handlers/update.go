@@ -34,6 +34,7 @@ func UpdateResource(r rest.Updater, scope *RequestScope) http.HandlerFunc {
 			scope.err(w, req, err)
 			return
 		}
+		ctx = scope.traceReceived(ctx, ri, req, obj)
 		attrs := scope.attributes(admission.Update, ri)
 		objInfo := rest.DefaultUpdatedObjectInfo(obj, rest.AdmissionToTransformFunc(scope.Admission, attrs),
 			func(_ context.Context, obj, old api.Object) (api.Object, error) {

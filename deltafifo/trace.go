@@ -1,0 +1,21 @@
+package deltafifo
+
+import (
+	"strconv"
+
+	"kubeloop/trace"
+)
+
+// traceQueued reports a delta recorded ("DeltaFIFO queued"): the key, the
+// delta's type and how many deltas the key now holds (more than one: the
+// informer has not popped the earlier ones yet). Call it under the lock.
+func (f *DeltaFIFO) traceQueued(key string, t DeltaType, obj any) {
+	if !trace.On() {
+		return
+	}
+	e := trace.ObjectEvent(trace.Off, trace.DeltaFIFOQueued, f.name, "", obj,
+		string(t)+", "+strconv.Itoa(len(f.items[key]))+" pending")
+	e.Key = key
+	e.Step = trace.DeliveryStep(f.name, e.ResourceVersion, key)
+	trace.Emit(e)
+}

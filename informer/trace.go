@@ -1,0 +1,33 @@
+package informer
+
+import (
+	"strconv"
+
+	"kubeloop/trace"
+)
+
+// traceHandled reports a notification handed to the handlers ("informer
+// handler"): which call and to how many (each runs on its own listener
+// goroutine, so they run a moment later). Called under mu.
+func (s *sharedIndexInformer) traceHandled(n notification, isSync bool) {
+	if !trace.On() {
+		return
+	}
+	obj, call := n.newObj, "OnAdd"
+	switch n.kind {
+	case 'u':
+		call = "OnUpdate"
+	case 'd':
+		obj, call = n.oldObj, "OnDelete"
+	}
+	handlers := 0
+	for _, l := range s.listeners {
+		if !isSync || l.syncing {
+			handlers++
+		}
+	}
+	e := trace.ObjectEvent(trace.Off, trace.InformerHandler, s.component, s.name, obj,
+		call+" to "+strconv.Itoa(handlers)+" handlers")
+	e.Step = trace.DeliveryStep(s.component, e.ResourceVersion, e.Key)
+	trace.Emit(e)
+}
