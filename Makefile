@@ -6,6 +6,12 @@ GO ?= go
 run:
 	$(GO) run ./cmd/kubeloop up
 
+# The spine of "scale to 5" from inside every component, numbered as the
+# deep-dive's sequence diagram; also written as .kubeloop/trace.mmd
+# (docs/trace.md).
+trace:
+	$(GO) run ./cmd/kubeloop trace
+
 # Every test of the main module under the race detector, then the
 # conformance module (real client-go; real kubectl where the machine has it).
 test: linebudget test-main test-conformance test-exercises

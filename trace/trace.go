@@ -67,6 +67,8 @@ type tracer struct {
 	mu     sync.Mutex // serialises Subscribe and Close
 	subs   atomic.Pointer[[]*Subscription]
 	writes writeSteps
+	// emitted counts the events that got past the switch.
+	emitted atomic.Uint64
 }
 
 var process tracer
@@ -82,6 +84,7 @@ func Emit(e Event) {
 	if !process.on.Load() {
 		return
 	}
+	process.emitted.Add(1)
 	if e.Time.IsZero() {
 		e.Time = time.Now()
 	}
@@ -93,6 +96,10 @@ func Emit(e Event) {
 		s.offer(&e)
 	}
 }
+
+// Emitted is how many events were emitted while the trace was on, since the
+// process started: while it is off, it does not move.
+func Emitted() uint64 { return process.emitted.Load() }
 
 // Subscription receives the events its filter takes on C.
 type Subscription struct {

@@ -110,7 +110,7 @@ func NewRootCommand(streams IOStreams) *cobra.Command {
 	root.AddCommand(
 		newGetCommand(f), newDescribeCommand(f), newCreateCommand(f), newApplyCommand(f),
 		newDeleteCommand(f), newScaleCommand(f), newLabelCommand(f, "label"), newLabelCommand(f, "annotate"),
-		newEditCommand(f), newEventsCommand(f), newWatchSpineCommand(f),
+		newEditCommand(f), newEventsCommand(f), newWatchSpineCommand(f), newTraceCommand(f),
 	)
 	root.CompletionOptions.DisableDefaultCmd = true
 	return root
