@@ -179,3 +179,29 @@ func TestPrintAndMermaid(t *testing.T) {
 		assert.Contains(t, out, want)
 	}
 }
+
+// BenchmarkSiteWhileOff is what every instrumented site costs while nobody
+// listens: the check, then nothing.
+func BenchmarkSiteWhileOff(b *testing.B) {
+	p := pod("web-1", "web", "7")
+	b.ReportAllocs()
+	for b.Loop() {
+		if On() {
+			Emit(ObjectEvent(5, PodCreate, "replicaset", "pods", p, "x"))
+		}
+	}
+}
+
+// BenchmarkSiteWhileOn is the same site with one subscriber whose filter
+// takes nothing: building the event and offering it.
+func BenchmarkSiteWhileOn(b *testing.B) {
+	s := Subscribe(1, func(*Event) bool { return false })
+	defer s.Close()
+	p := pod("web-1", "web", "7")
+	b.ReportAllocs()
+	for b.Loop() {
+		if On() {
+			Emit(ObjectEvent(5, PodCreate, "replicaset", "pods", p, "x"))
+		}
+	}
+}
