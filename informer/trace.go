@@ -1,3 +1,6 @@
+// Skip on a first reading: the trace hook (docs/trace.md), counted apart
+// like the metrics. While the trace is off it returns at its first line.
+
 package informer
 
 import (
@@ -8,16 +11,19 @@ import (
 
 // traceHandled reports a notification handed to the handlers ("informer
 // handler"): which call and to how many (each runs on its own listener
-// goroutine, so they run a moment later). Called under mu.
+// goroutine, so a moment later). Called under mu.
 func (s *sharedIndexInformer) traceHandled(n notification, isSync bool) {
 	if !trace.On() {
 		return
 	}
-	obj, call := n.newObj, "OnAdd"
-	switch n.kind {
-	case 'u':
-		call = "OnUpdate"
-	case 'd':
+	var obj any
+	call := ""
+	switch n := n.(type) {
+	case addNotification:
+		obj, call = n.newObj, "OnAdd"
+	case updateNotification:
+		obj, call = n.newObj, "OnUpdate"
+	case deleteNotification:
 		obj, call = n.oldObj, "OnDelete"
 	}
 	handlers := 0
@@ -26,8 +32,7 @@ func (s *sharedIndexInformer) traceHandled(n notification, isSync bool) {
 			handlers++
 		}
 	}
-	e := trace.ObjectEvent(trace.Off, trace.InformerHandler, s.component, s.name, obj,
-		call+" to "+strconv.Itoa(handlers)+" handlers")
+	e := trace.ObjectEvent(trace.Off, trace.InformerHandler, s.component, s.name, obj, call+" to "+strconv.Itoa(handlers)+" handlers")
 	e.Step = trace.DeliveryStep(s.component, e.ResourceVersion, e.Key)
 	trace.Emit(e)
 }

@@ -1,6 +1,8 @@
 package trace
 
 import (
+	"bufio"
+	"encoding/json"
 	"fmt"
 	"io"
 	"sort"
@@ -137,4 +139,27 @@ func WriteMermaid(w io.Writer, events []Event) error {
 // to Mermaid, and a newline would end the message.
 func mermaidText(s string) string {
 	return strings.NewReplacer(";", ",", "#", "", "\n", " ").Replace(s)
+}
+
+// Follow prints the JSON lines of a /debug/trace stream as they come, the
+// header first and times counted from the first event, until r ends.
+func Follow(r io.Reader, w io.Writer) error {
+	if _, err := fmt.Fprintln(w, Header); err != nil {
+		return err
+	}
+	var base time.Time
+	sc := bufio.NewScanner(r)
+	for sc.Scan() {
+		var e Event
+		if err := json.Unmarshal(sc.Bytes(), &e); err != nil {
+			return fmt.Errorf("trace: %w", err)
+		}
+		if base.IsZero() {
+			base = e.Time
+		}
+		if _, err := fmt.Fprintln(w, Line(e, base)); err != nil {
+			return err
+		}
+	}
+	return sc.Err()
 }

@@ -1,3 +1,6 @@
+// Skip on a first reading: the trace hooks (docs/trace.md), counted apart
+// like the metrics. While the trace is off each returns at its first line.
+
 package workqueue
 
 import (

@@ -1,10 +1,9 @@
+// Skip on a first reading: a debugging aid beside watch-spine (docs/trace.md).
+
 package cmd
 
 import (
-	"bufio"
 	"context"
-	"encoding/json"
-	"fmt"
 	"net/url"
 	"time"
 
@@ -13,67 +12,55 @@ import (
 	"kubeloop/trace"
 )
 
-// newTraceCommand streams the spine of one object from inside the cluster:
-// the apiserver's /debug/trace, fed by every component that runs in the
-// apiserver's process (`kubeloop up`). Unlike watch-spine, which watches
-// from outside, it shows the reflector, DeltaFIFO, informer and workqueue
-// hops inside the controllers (docs/trace.md).
+// newTraceCommand streams the apiserver's /debug/trace for one object:
+// the hops inside every component of the apiserver's process (`kubeloop
+// up`), where watch-spine sees only what a client sees.
 func newTraceCommand(f *factory) *cobra.Command {
 	var timeout time.Duration
 	c := &cobra.Command{
 		Use:   "trace TYPE NAME",
 		Short: "Stream the spine of one object as the components inside the cluster report it",
-		Long: "trace streams, from the apiserver's /debug/trace, every hop of a change to the object and to\n" +
-			"the objects it controls (a ReplicaSet's pods), numbered as the deep-dive's sequence diagram,\n" +
-			"with component, resourceVersion and the milliseconds since the first line. Scale the object\n" +
-			"in another terminal. It runs until interrupted or --timeout.",
+		Long: "trace prints every hop of a change to the object and to the objects it controls, numbered\n" +
+			"as the deep-dive's sequence diagram. Scale the object in another terminal.",
 		RunE: func(c *cobra.Command, args []string) error {
 			ts, err := parseTargets(args, false)
 			if err != nil {
 				return err
 			}
-			if len(ts) != 1 {
-				return usageErrorf("trace takes one object")
-			}
 			cli, err := f.Client()
-			if err != nil {
-				return err
+			if len(ts) != 1 || err != nil {
+				return firstError(err, usageErrorf("trace takes one object"))
 			}
-			ctx := c.Context()
+			ctx, cancel := context.WithCancel(c.Context())
 			if timeout > 0 {
-				var cancel context.CancelFunc
-				ctx, cancel = context.WithTimeout(ctx, timeout)
-				defer cancel()
+				ctx, cancel = context.WithTimeout(c.Context(), timeout)
 			}
-			ns := ""
+			defer cancel()
+			q := url.Values{"kind": {ts[0].info.Kind}, "resource": {ts[0].info.Resource}, "name": {ts[0].name}}
 			if ts[0].info.Namespaced {
-				ns = f.Namespace()
+				q.Set("namespace", f.Namespace())
 			}
-			q := url.Values{"kind": {ts[0].info.Kind}, "resource": {ts[0].info.Resource}, "namespace": {ns}, "name": {ts[0].name}}
 			body, err := cli.Stream(ctx, "/debug/trace", q)
 			if err != nil {
 				return err
 			}
 			defer body.Close()
-			fmt.Fprintln(f.streams.Out, trace.Header)
-			var base time.Time
-			sc := bufio.NewScanner(body)
-			for sc.Scan() {
-				var e trace.Event
-				if err := json.Unmarshal(sc.Bytes(), &e); err != nil {
-					return fmt.Errorf("trace: %w", err)
-				}
-				if base.IsZero() {
-					base = e.Time
-				}
-				fmt.Fprintln(f.streams.Out, trace.Line(e, base))
+			if err := trace.Follow(body, f.streams.Out); err != nil && ctx.Err() == nil {
+				return err
 			}
-			if ctx.Err() != nil {
-				return nil // interrupted or timed out: the normal end
-			}
-			return sc.Err()
+			return nil // interrupted or timed out: the normal end
 		},
 	}
 	c.Flags().DurationVar(&timeout, "timeout", 0, "stop after this long (0 = until interrupted)")
 	return c
+}
+
+// firstError is the first non-nil error.
+func firstError(errs ...error) error {
+	for _, err := range errs {
+		if err != nil {
+			return err
+		}
+	}
+	return nil
 }
