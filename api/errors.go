@@ -30,6 +30,7 @@ const (
 	StatusReasonServiceUnavailable    StatusReason = "ServiceUnavailable"
 	StatusReasonTooManyRequests       StatusReason = "TooManyRequests"
 	StatusReasonForbidden             StatusReason = "Forbidden"
+	StatusReasonUnauthorized          StatusReason = "Unauthorized"
 )
 
 // CauseType says what is wrong with one field of an Invalid object.
@@ -221,6 +222,23 @@ func NewForbidden(gr GroupResource, name string, err error) *StatusError {
 		&StatusDetails{Group: gr.Group, Kind: gr.Resource, Name: name})
 }
 
+// NewUnauthorized is 401: no valid credentials. The authentication filter
+// always says just "Unauthorized", so that a caller learns nothing about
+// why its credentials failed (the server log does).
+func NewUnauthorized(msg string) *StatusError {
+	if msg == "" {
+		msg = "not authorized"
+	}
+	return newStatusError(http.StatusUnauthorized, StatusReasonUnauthorized, msg, nil)
+}
+
+// NewTooManyRequests is 429: come back in retryAfterSeconds (clients read
+// the Retry-After header the server sets beside it).
+func NewTooManyRequests(msg string, retryAfterSeconds int32) *StatusError {
+	return newStatusError(http.StatusTooManyRequests, StatusReasonTooManyRequests, msg,
+		&StatusDetails{RetryAfterSeconds: retryAfterSeconds})
+}
+
 // NewBadRequest is a request the server cannot make sense of.
 func NewBadRequest(msg string) *StatusError {
 	return newStatusError(http.StatusBadRequest, StatusReasonBadRequest, msg, nil)
@@ -311,6 +329,10 @@ func IsConflict(err error) bool      { return ReasonForError(err) == StatusReaso
 func IsInvalid(err error) bool       { return ReasonForError(err) == StatusReasonInvalid }
 func IsBadRequest(err error) bool    { return ReasonForError(err) == StatusReasonBadRequest }
 func IsForbidden(err error) bool     { return ReasonForError(err) == StatusReasonForbidden }
+func IsUnauthorized(err error) bool  { return ReasonForError(err) == StatusReasonUnauthorized }
+func IsTooManyRequests(err error) bool {
+	return ReasonForError(err) == StatusReasonTooManyRequests
+}
 
 // IsRequestEntityTooLarge is true for 413: the body or the object it makes
 // is too big to accept or to store.

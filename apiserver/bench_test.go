@@ -56,7 +56,9 @@ var (
 var benchSeq atomic.Int64
 
 func benchKubeloop(b *testing.B, concurrency int, w wire) {
-	client := &http.Client{Transport: &http.Transport{MaxIdleConns: 256, MaxIdleConnsPerHost: 256}}
+	tr := srv.HTTPClient().Transport.(*http.Transport).Clone()
+	tr.MaxIdleConns, tr.MaxIdleConnsPerHost = 256, 256
+	client := &http.Client{Transport: tr}
 	ns := fmt.Sprintf("bench-%d", benchSeq.Add(1))
 	do := func(method, path, contentType string, body []byte) (int, error) {
 		req, err := http.NewRequest(method, srv.URL+path, bytes.NewReader(body))

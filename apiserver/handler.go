@@ -58,9 +58,12 @@ func (s *Server) buildHandler(reg *prometheus.Registry) (http.Handler, error) {
 	})
 	mux.Handle("/", apis)
 
+	// Kubernetes' order, innermost first: authorization, the in-flight
+	// limit, (impersonation,) authentication, request info, panic recovery.
 	var h http.Handler = mux
 	h = filters.WithAuthorization(h, s.authorizer, s.log)
 	h = filters.WithInFlightMetrics(h, s.metrics)
+	h = filters.WithAuthentication(h, s.authenticator, s.log)
 	h = filters.WithRequestInfo(h)
 	h = filters.WithPanicRecovery(h, s.log)
 	return h, nil

@@ -2,6 +2,7 @@ package apiserver
 
 import (
 	"context"
+	"crypto/tls"
 	"errors"
 	"fmt"
 	"log/slog"
@@ -16,6 +17,7 @@ import (
 	"kubeloop/api"
 	"kubeloop/apiserver/admission"
 	"kubeloop/apiserver/apiextensions/crdserving"
+	"kubeloop/apiserver/authentication/authenticator"
 	"kubeloop/apiserver/authorization/authorizer"
 	"kubeloop/apiserver/authorization/rbac"
 	"kubeloop/apiserver/endpoints/metrics"
@@ -25,8 +27,8 @@ import (
 	"kubeloop/store"
 )
 
-// DefaultListenAddr is where Run listens when given no address. Kubernetes'
-// secure port is 6443; kubeloop serves plain HTTP on loopback only.
+// DefaultListenAddr is where Run listens when given no address:
+// Kubernetes' secure port, on loopback.
 const DefaultListenAddr = "127.0.0.1:6443"
 
 // Admission is the chain every write goes through: all mutating plugins,
@@ -76,6 +78,13 @@ type Config struct {
 	// (kube-apiserver's --enable-admission-plugins): "ServiceAccount",
 	// "NodeRestriction". Ignored when Admission is set.
 	EnableAdmissionPlugins []string
+
+	// ServingCert makes Serve speak HTTPS with this certificate
+	// (kube-apiserver's --tls-cert-file). Without it Serve speaks plain
+	// HTTP, and only on a loopback address.
+	ServingCert *tls.Certificate
+	// Authentication says how requests prove who they are.
+	Authentication AuthenticationOptions
 }
 
 // Server is the kubeloop API server: one storage per resource, the REST
@@ -108,6 +117,10 @@ type Server struct {
 	authorizer   authorizer.Authorizer
 	ruleResolver *rbac.RuleResolver
 	escalation   *rbacregistry.Escalation
+	// authenticator is the authentication filter's (Config.Authentication);
+	// servingCert is nil for plain HTTP.
+	authenticator authenticator.Request
+	servingCert   *tls.Certificate
 
 	// ctx lives as long as the server; cancelling it ends watches and the
 	// background compaction.
@@ -166,6 +179,11 @@ func New(cfg Config) (*Server, error) {
 	}
 	s.metrics = m
 	if err := s.buildStorage(ctx, cfg); err != nil {
+		cancel()
+		return nil, err
+	}
+	s.servingCert = cfg.ServingCert
+	if s.authenticator, err = buildAuthenticator(cfg.Authentication); err != nil {
 		cancel()
 		return nil, err
 	}
@@ -284,16 +302,32 @@ func (s *Server) Run(ctx context.Context, addr string) error {
 
 // Serve serves on ln until ctx ends, then shuts down gracefully: watches
 // end (their streams close cleanly, so clients re-watch elsewhere), and
-// in-flight requests get ShutdownTimeout to finish.
+// in-flight requests get ShutdownTimeout to finish. With a ServingCert it
+// speaks HTTPS (HTTP/2 included, as client-go prefers); without one it
+// refuses any address but loopback.
 func (s *Server) Serve(ctx context.Context, ln net.Listener) error {
 	srv := &http.Server{
 		Handler:           s.handler,
 		ReadHeaderTimeout: 30 * time.Second,
 		BaseContext:       func(net.Listener) context.Context { return s.ctx },
 	}
-	s.log.Info("serving", "addr", ln.Addr().String())
+	if s.servingCert == nil && !isLoopback(ln.Addr()) {
+		return fmt.Errorf("apiserver: refusing to serve plain HTTP on %s: only loopback addresses may go without TLS", ln.Addr())
+	}
+	scheme := "http"
+	if s.servingCert != nil {
+		scheme = "https"
+		srv.TLSConfig = s.tlsConfig()
+	}
+	s.log.Info("serving", "addr", ln.Addr().String(), "scheme", scheme)
 	errc := make(chan error, 1)
-	go func() { errc <- srv.Serve(ln) }()
+	go func() {
+		if srv.TLSConfig != nil {
+			errc <- srv.ServeTLS(ln, "", "")
+			return
+		}
+		errc <- srv.Serve(ln)
+	}()
 	select {
 	case err := <-errc:
 		return fmt.Errorf("apiserver: serve: %w", err)

@@ -9,13 +9,6 @@ import (
 	"kubeloop/api"
 )
 
-// Reasons the api package does not define because the kubeloop apiserver
-// never sends them; a proxy or a real cluster in front of us may.
-const (
-	reasonUnauthorized api.StatusReason = "Unauthorized"
-	reasonForbidden    api.StatusReason = "Forbidden"
-)
-
 // errorFromResponse turns a non-2xx reply into an *api.StatusError. A body
 // that is a Status is used as is, so callers see the server's own reason and
 // message; anything else (a proxy's HTML page, plain text) gets a reason
@@ -53,9 +46,9 @@ func genericServerResponse(verb string, code int, serverMessage string) *api.Sta
 	case http.StatusBadRequest:
 		reason, msg = api.StatusReasonBadRequest, "the server rejected our request for an unknown reason"
 	case http.StatusUnauthorized:
-		reason, msg = reasonUnauthorized, "the server has asked for the client to provide credentials"
+		reason, msg = api.StatusReasonUnauthorized, "the server has asked for the client to provide credentials"
 	case http.StatusForbidden:
-		reason, msg = reasonForbidden, serverMessage
+		reason, msg = api.StatusReasonForbidden, serverMessage
 	case http.StatusMethodNotAllowed:
 		reason, msg = api.StatusReasonMethodNotAllowed, "the server does not allow this method on the requested resource"
 	case http.StatusNotAcceptable:

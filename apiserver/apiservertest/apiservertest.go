@@ -1,6 +1,9 @@
 // Package apiservertest starts a real kubeloop apiserver for the tests of
 // the apiserver's layers: a real embedded etcd (storetest), the whole
-// server as New builds it, and an HTTP server on 127.0.0.1 in front of it.
+// server as New builds it, and an HTTPS server on 127.0.0.1 in front of it
+// that trusts client certificates of a test CA. Do and HTTPClient send
+// requests as the cluster admin (O=system:masters); AsUser makes a client
+// for any other identity.
 // There is no fake store and no fake handler chain: a test of the registry
 // or of a handler sends the HTTP request a client would and reads the
 // answer, and may look in etcd to see what was (or was not) stored.
@@ -18,6 +21,7 @@ package apiservertest
 import (
 	"bytes"
 	"context"
+	"crypto/tls"
 	"encoding/json"
 	"fmt"
 	"io"
@@ -33,33 +37,117 @@ import (
 
 	"kubeloop/api"
 	"kubeloop/apiserver"
+	"kubeloop/apiserver/authentication/user"
+	"kubeloop/apiserver/pki"
 	"kubeloop/store"
 	"kubeloop/store/storetest"
 )
 
-// Server is an apiserver on a real etcd, served over HTTP.
+// Server is an apiserver on a real etcd, served over HTTPS.
 type Server struct {
 	Etcd *store.Embedded
 	API  *apiserver.Server
-	// URL is the HTTP server's base URL.
-	URL   string
+	// URL is the HTTPS server's base URL.
+	URL string
+	// CA signed the serving certificate and every client certificate the
+	// server trusts; CAData is its PEM, for a kubeconfig or client.Config.
+	CA *pki.CA
+	// Admin is the admin's client certificate (kubernetes-admin,
+	// system:masters).
+	Admin *pki.KeyPair
+	admin *http.Client
 	nsSeq atomic.Int64
 }
 
 // Main is a TestMain body: it starts etcd and one apiserver, hands it to
 // setup, runs the package's tests and exits with their status.
 func Main(m *testing.M, setup func(*Server)) {
+	MainWith(m, apiserver.Config{}, setup)
+}
+
+// MainWith is Main with a config to start from (Etcd, Logger and the
+// client CA are filled in).
+func MainWith(m *testing.M, cfg apiserver.Config, setup func(*Server)) {
 	storetest.Main(m, func(e *store.Embedded) {
-		s, err := apiserver.New(apiserver.Config{
-			Etcd:   e.Client(),
-			Logger: slog.New(slog.DiscardHandler),
-		})
+		s, err := Start(e, cfg)
 		if err != nil {
 			panic(err)
 		}
-		hs := httptest.NewServer(s.Handler())
-		setup(&Server{Etcd: e, API: s, URL: hs.URL})
+		setup(s)
 	})
+}
+
+// Start starts an apiserver over e, served over HTTPS on 127.0.0.1. The
+// server lives as long as the test binary.
+func Start(e *store.Embedded, cfg apiserver.Config) (*Server, error) {
+	ca, err := pki.NewCA("apiservertest-ca")
+	if err != nil {
+		return nil, err
+	}
+	serving, err := ca.IssueServing("kube-apiserver", []string{"127.0.0.1", "localhost"})
+	if err != nil {
+		return nil, err
+	}
+	admin, err := ca.IssueClient("kubernetes-admin", []string{user.SystemPrivilegedGroup})
+	if err != nil {
+		return nil, err
+	}
+	cfg.Etcd = e.Client()
+	if cfg.Logger == nil {
+		cfg.Logger = slog.New(slog.DiscardHandler)
+	}
+	cfg.Authentication.ClientCA = ca.Pool()
+	s, err := apiserver.New(cfg)
+	if err != nil {
+		return nil, err
+	}
+	cert, err := tls.X509KeyPair(serving.CertPEM, serving.KeyPEM)
+	if err != nil {
+		return nil, err
+	}
+	hs := httptest.NewUnstartedServer(s.Handler())
+	hs.EnableHTTP2 = true
+	hs.TLS = &tls.Config{Certificates: []tls.Certificate{cert}, ClientAuth: tls.RequestClientCert}
+	hs.StartTLS()
+	srv := &Server{Etcd: e, API: s, URL: hs.URL, CA: ca, Admin: admin}
+	if srv.admin, err = srv.httpClient(admin); err != nil {
+		return nil, err
+	}
+	return srv, nil
+}
+
+// HTTPClient is an HTTP client that trusts the server and presents the
+// admin's certificate.
+func (s *Server) HTTPClient() *http.Client { return s.admin }
+
+// AsUser returns an HTTP client whose certificate names user name in
+// groups; with name "" it presents no certificate (anonymous).
+func (s *Server) AsUser(t testing.TB, name string, groups ...string) *http.Client {
+	t.Helper()
+	var kp *pki.KeyPair
+	if name != "" {
+		var err error
+		kp, err = s.CA.IssueClient(name, groups)
+		require.NoError(t, err)
+	}
+	c, err := s.httpClient(kp)
+	require.NoError(t, err)
+	return c
+}
+
+func (s *Server) httpClient(kp *pki.KeyPair) (*http.Client, error) {
+	cfg := &tls.Config{RootCAs: s.CA.Pool(), MinVersion: tls.VersionTLS12}
+	if kp != nil {
+		pair, err := tls.X509KeyPair(kp.CertPEM, kp.KeyPEM)
+		if err != nil {
+			return nil, err
+		}
+		cfg.Certificates = []tls.Certificate{pair}
+	}
+	t := http.DefaultTransport.(*http.Transport).Clone()
+	t.TLSClientConfig = cfg
+	t.ForceAttemptHTTP2 = true
+	return &http.Client{Transport: t}, nil
 }
 
 // NewNamespace creates a fresh namespace for one test.
@@ -107,6 +195,12 @@ func (s *Server) Do(t testing.TB, method, path, contentType, body string) Respon
 // DoWith is Do with a context and extra headers.
 func (s *Server) DoWith(t testing.TB, ctx context.Context, method, path, contentType, body string, header http.Header) Response {
 	t.Helper()
+	return s.DoAs(t, s.admin, ctx, method, path, contentType, body, header)
+}
+
+// DoAs is DoWith through another client (AsUser).
+func (s *Server) DoAs(t testing.TB, hc *http.Client, ctx context.Context, method, path, contentType, body string, header http.Header) Response {
+	t.Helper()
 	var rd io.Reader
 	if body != "" {
 		rd = bytes.NewBufferString(body)
@@ -126,7 +220,7 @@ func (s *Server) DoWith(t testing.TB, ctx context.Context, method, path, content
 			req.Header.Add(k, v)
 		}
 	}
-	resp, err := http.DefaultClient.Do(req)
+	resp, err := hc.Do(req)
 	require.NoError(t, err)
 	defer resp.Body.Close()
 	data, err := io.ReadAll(resp.Body)

@@ -40,7 +40,7 @@ func TestInflightRequestsAreCounted(t *testing.T) {
 	req.Header.Set("Content-Type", "application/json")
 	done := make(chan int, 1)
 	go func() {
-		resp, err := http.DefaultClient.Do(req)
+		resp, err := srv.HTTPClient().Do(req)
 		if err != nil {
 			done <- 0
 			return

@@ -86,7 +86,7 @@ func TestConcurrentReadModifyWriteLosesNoUpdate(t *testing.T) {
 // incrementCounter is a client's read-modify-write with retry on 409.
 func incrementCounter(url string) error {
 	for attempt := 0; attempt < 1000; attempt++ {
-		resp, err := http.Get(srv.URL + url)
+		resp, err := srv.HTTPClient().Get(srv.URL + url)
 		if err != nil {
 			return err
 		}
@@ -102,7 +102,7 @@ func incrementCounter(url string) error {
 		b, _ := json.Marshal(cm)
 		req, _ := http.NewRequest("PUT", srv.URL+url, bytesReader(b))
 		req.Header.Set("Content-Type", "application/json")
-		put, err := http.DefaultClient.Do(req)
+		put, err := srv.HTTPClient().Do(req)
 		if err != nil {
 			return err
 		}
