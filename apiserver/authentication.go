@@ -43,8 +43,10 @@ func buildAuthenticator(o AuthenticationOptions) (authenticator.Request, error) 
 		tokens = append(tokens, tf)
 	}
 	tokens = append(tokens, o.Tokens...)
-	if len(tokens) > 0 {
-		reqs = append(reqs, authenticator.BearerToken(authenticator.UnionToken(tokens...)))
-	}
+	// Even with no token authenticator a bearer token is looked at: one
+	// nobody can verify is bad credentials (401), not a reason to go on as
+	// anonymous. (Kubernetes ignores the header then; it always has
+	// ServiceAccount tokens configured in practice.)
+	reqs = append(reqs, authenticator.BearerToken(authenticator.UnionToken(tokens...)))
 	return authenticator.New(!o.DisableAnonymous, reqs...), nil
 }

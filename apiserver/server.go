@@ -312,6 +312,7 @@ func (s *Server) Serve(ctx context.Context, ln net.Listener) error {
 		BaseContext:       func(net.Listener) context.Context { return s.ctx },
 	}
 	if s.servingCert == nil && !isLoopback(ln.Addr()) {
+		_ = ln.Close() // so clients waiting on it fail at once
 		return fmt.Errorf("apiserver: refusing to serve plain HTTP on %s: only loopback addresses may go without TLS", ln.Addr())
 	}
 	scheme := "http"

@@ -2,6 +2,8 @@ package cluster
 
 import (
 	"context"
+	"crypto/rand"
+	"crypto/tls"
 	"errors"
 	"fmt"
 	"log/slog"
@@ -14,6 +16,10 @@ import (
 	clientv3 "go.etcd.io/etcd/client/v3"
 
 	"kubeloop/apiserver"
+	"kubeloop/apiserver/authentication/authenticator"
+	"kubeloop/apiserver/authentication/tokenfile"
+	"kubeloop/apiserver/authentication/user"
+	"kubeloop/apiserver/pki"
 	"kubeloop/client"
 	"kubeloop/store"
 	"kubeloop/trace"
@@ -36,18 +42,33 @@ type Options struct {
 	// (apiserver.Config.AuthorizationModes, EnableAdmissionPlugins).
 	AuthorizationModes []string
 	AdmissionPlugins   []string
+	// InsecureHTTP serves plain HTTP instead of HTTPS, on a loopback
+	// address only; the admin then authenticates with a bearer token made
+	// up at start. For debugging with curl; nothing needs it.
+	InsecureHTTP bool
+	// TokenAuthFile is a static token CSV (kube-apiserver's
+	// --token-auth-file).
+	TokenAuthFile string
 }
+
+// AdminUser is the name in the admin's client certificate; its group
+// system:masters may do anything. kubeadm names its admin the same.
+const AdminUser = "kubernetes-admin"
 
 // Cluster is a running cluster.
 type Cluster struct {
-	// URL is the apiserver's base URL, e.g. http://127.0.0.1:41234.
+	// URL is the apiserver's base URL, e.g. https://127.0.0.1:41234.
 	URL string
 	// KubeconfigPath points at a kubeconfig for this cluster (context "kubeloop").
 	KubeconfigPath string
-	// Config is the client config every component uses.
+	// Config is the admin's client config: it trusts the cluster's CA and
+	// presents the admin's certificate (O=system:masters).
 	Config *client.Config
-	// Client is a ready client for tests.
+	// Client is a ready admin client for tests.
 	Client *client.Client
+	// CA is the cluster's certificate authority (nil with InsecureHTTP);
+	// ConfigFor issues client certificates from it.
+	CA *pki.CA
 	// Etcd is the etcd client (tests use it to compact, or to look under
 	// the API); components never touch it.
 	Etcd *clientv3.Client
@@ -125,34 +146,48 @@ func (c *Cluster) startEtcd(opts Options) error {
 }
 
 func (c *Cluster) startAPIServer(opts Options) error {
-	srv, err := apiserver.New(apiserver.Config{Etcd: c.Etcd, Logger: c.log,
-		AuthorizationModes: opts.AuthorizationModes, EnableAdmissionPlugins: opts.AdmissionPlugins})
+	dir, err := c.dataDir()
 	if err != nil {
 		return err
 	}
-	c.server = srv
 	addr := opts.Listen
 	if addr == "" {
 		addr = "127.0.0.1:0"
 	}
+	cfg := apiserver.Config{Etcd: c.Etcd, Logger: c.log,
+		AuthorizationModes: opts.AuthorizationModes, EnableAdmissionPlugins: opts.AdmissionPlugins}
+	cfg.Authentication.TokenAuthFile = opts.TokenAuthFile
+	if opts.InsecureHTTP {
+		c.Config, err = insecureAdmin(&cfg)
+	} else {
+		c.Config, err = c.secureAdmin(&cfg, filepath.Join(dir, "pki"), addr)
+	}
+	if err != nil {
+		return err
+	}
+	srv, err := apiserver.New(cfg)
+	if err != nil {
+		return err
+	}
+	c.server = srv
 	ln, err := net.Listen("tcp", addr)
 	if err != nil {
 		return fmt.Errorf("cluster: listen %s: %w", addr, err)
 	}
 	c.listener = ln
-	c.URL = "http://" + ln.Addr().String()
+	scheme := "https://"
+	if opts.InsecureHTTP {
+		scheme = "http://"
+	}
+	c.URL = scheme + ln.Addr().String()
+	c.Config.Host = c.URL
 
 	serveCtx, cancel := context.WithCancel(context.Background())
 	c.cancel = cancel
 	c.serveErr = make(chan error, 1)
 	go func() { c.serveErr <- srv.Serve(serveCtx, ln) }()
 
-	dir, err := c.dataDir()
-	if err != nil {
-		return err
-	}
 	c.KubeconfigPath = filepath.Join(dir, "kubeconfig")
-	c.Config = &client.Config{Host: c.URL}
 	if err := client.WriteKubeconfig(c.KubeconfigPath, c.Config); err != nil {
 		return fmt.Errorf("cluster: kubeconfig: %w", err)
 	}
@@ -162,6 +197,59 @@ func (c *Cluster) startAPIServer(opts Options) error {
 	}
 	c.Client = cli
 	return c.waitReadyz(30 * time.Second)
+}
+
+// secureAdmin loads (or creates, on first start) the CA, the serving
+// certificate and the admin's client certificate under pkiDir, configures
+// cfg to serve HTTPS and trust the CA's client certificates, and returns
+// the admin's client config (without Host).
+func (c *Cluster) secureAdmin(cfg *apiserver.Config, pkiDir, addr string) (*client.Config, error) {
+	ca, err := pki.LoadOrCreateCA(pkiDir)
+	if err != nil {
+		return nil, fmt.Errorf("cluster: %w", err)
+	}
+	serving, err := pki.LoadOrCreateServing(pkiDir, "apiserver", ca, pki.ServingHosts(addr))
+	if err != nil {
+		return nil, fmt.Errorf("cluster: %w", err)
+	}
+	cert, err := tls.X509KeyPair(serving.CertPEM, serving.KeyPEM)
+	if err != nil {
+		return nil, fmt.Errorf("cluster: serving certificate: %w", err)
+	}
+	admin, err := pki.LoadOrCreateClient(pkiDir, "admin", ca, AdminUser, []string{user.SystemPrivilegedGroup})
+	if err != nil {
+		return nil, fmt.Errorf("cluster: %w", err)
+	}
+	c.CA = ca
+	cfg.ServingCert = &cert
+	cfg.Authentication.ClientCA = ca.Pool()
+	return &client.Config{TLS: client.TLSConfig{CAData: ca.CertPEM, CertData: admin.CertPEM, KeyData: admin.KeyPEM}}, nil
+}
+
+// insecureAdmin makes up an admin bearer token for a plain-HTTP cluster,
+// where there are no client certificates.
+func insecureAdmin(cfg *apiserver.Config) (*client.Config, error) {
+	token := rand.Text()
+	admin := &user.Info{Name: AdminUser, Groups: []string{user.SystemPrivilegedGroup}}
+	cfg.Authentication.Tokens = []authenticator.Token{tokenfile.New(map[string]*user.Info{token: admin})}
+	return &client.Config{BearerToken: token}, nil
+}
+
+// ConfigFor returns a client config that authenticates as user name in
+// groups with a fresh client certificate from the cluster's CA. It is how
+// tests and components get an identity of their own.
+func (c *Cluster) ConfigFor(name string, groups ...string) (*client.Config, error) {
+	if c.CA == nil {
+		return nil, errors.New("cluster: no CA (InsecureHTTP): client certificates are not available")
+	}
+	kp, err := c.CA.IssueClient(name, groups)
+	if err != nil {
+		return nil, err
+	}
+	cfg := *c.Config
+	cfg.BearerToken = ""
+	cfg.TLS.CertData, cfg.TLS.KeyData = kp.CertPEM, kp.KeyPEM
+	return &cfg, nil
 }
 
 // waitReadyz polls /readyz over HTTP, as a user would.
@@ -176,6 +264,11 @@ func (c *Cluster) waitReadyz(timeout time.Duration) error {
 		select {
 		case <-ctx.Done():
 			return fmt.Errorf("cluster: apiserver not ready: %w", err)
+		case err := <-c.serveErr:
+			// The server gave up (it refused its address): say why, and
+			// leave the error for Stop, which waits for it.
+			c.serveErr <- err
+			return err
 		case <-time.After(50 * time.Millisecond):
 		}
 	}

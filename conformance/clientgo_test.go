@@ -198,7 +198,7 @@ func TestClientGoLeaderElectionHandsOver(t *testing.T) {
 		done    chan struct{}
 	}
 	start := func(id string) *candidate {
-		cs, err := kubernetes.NewForConfig(restConfig(kl.URL))
+		cs, err := kubernetes.NewForConfig(adminConfig(t))
 		require.NoError(t, err)
 		lock := &resourcelock.LeaseLock{
 			LeaseMeta:  metav1.ObjectMeta{Name: "conformance-leader", Namespace: ns},

@@ -47,7 +47,7 @@ func TestControllerRuntimeManagerWithDefaults(t *testing.T) {
 	ns := newNamespace(t)
 	ctx, cancel := context.WithCancel(context.Background())
 	defer cancel()
-	mgr, err := ctrl.NewManager(restConfig(kl.URL), ctrl.Options{Metrics: server.Options{BindAddress: "0"}})
+	mgr, err := ctrl.NewManager(adminConfig(t), ctrl.Options{Metrics: server.Options{BindAddress: "0"}})
 	require.NoError(t, err)
 	rec := &labelerReconciler{c: mgr.GetClient()}
 	require.NoError(t, ctrl.NewControllerManagedBy(mgr).For(&corev1.ConfigMap{}).Complete(rec))

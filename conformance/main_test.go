@@ -14,6 +14,7 @@ import (
 	metav1 "k8s.io/apimachinery/pkg/apis/meta/v1"
 	"k8s.io/client-go/kubernetes"
 	"k8s.io/client-go/rest"
+	"k8s.io/client-go/tools/clientcmd"
 
 	"kubeloop/cluster"
 	"kubeloop/cluster/full"
@@ -54,17 +55,30 @@ func TestMain(m *testing.M) {
 	})
 }
 
-// restConfig is how every client-go client here talks to kubeloop: with
-// client-go's defaults, so typed clients send and ask for protobuf as they
-// do against any cluster. Only client-side rate limiting is off (QPS -1),
-// as controllers and tests commonly configure it.
+// restConfig is how client-go clients talk to a test's own plain-HTTP
+// apiserver (ownserver_test.go): with client-go's defaults, so typed
+// clients send and ask for protobuf as they do against any cluster. Only
+// client-side rate limiting is off (QPS -1), as controllers and tests
+// commonly configure it.
 func restConfig(host string) *rest.Config {
 	return &rest.Config{Host: host, QPS: -1}
 }
 
+// adminConfig is how client-go talks to the suite's cluster: read from its
+// kubeconfig by clientcmd, exactly as a program run with $KUBECONFIG
+// would, so HTTPS, the cluster's CA and the admin's client certificate are
+// client-go's own handling.
+func adminConfig(t testing.TB) *rest.Config {
+	t.Helper()
+	cfg, err := clientcmd.BuildConfigFromFlags("", kl.KubeconfigPath)
+	require.NoError(t, err)
+	cfg.QPS = -1
+	return cfg
+}
+
 func clientset(t testing.TB) *kubernetes.Clientset {
 	t.Helper()
-	cs, err := kubernetes.NewForConfig(restConfig(kl.URL))
+	cs, err := kubernetes.NewForConfig(adminConfig(t))
 	require.NoError(t, err)
 	return cs
 }

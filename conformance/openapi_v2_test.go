@@ -10,6 +10,7 @@ import (
 	"github.com/stretchr/testify/assert"
 	"github.com/stretchr/testify/require"
 	"k8s.io/client-go/discovery"
+	"k8s.io/client-go/rest"
 )
 
 // TestOpenAPIV2ProtobufIsTheJSONDocument fetches /openapi/v2 as client-go
@@ -17,7 +18,7 @@ import (
 // JSON to equal the protobuf kubeloop encoded (the Any values compared as
 // the YAML they hold): the protobuf is the JSON document, nothing lost.
 func TestOpenAPIV2ProtobufIsTheJSONDocument(t *testing.T) {
-	dc, err := discovery.NewDiscoveryClientForConfig(restConfig(kl.URL))
+	dc, err := discovery.NewDiscoveryClientForConfig(adminConfig(t))
 	require.NoError(t, err)
 	fromProtobuf, err := dc.OpenAPISchema()
 	require.NoError(t, err)
@@ -25,7 +26,9 @@ func TestOpenAPIV2ProtobufIsTheJSONDocument(t *testing.T) {
 	req, err := http.NewRequestWithContext(context.Background(), http.MethodGet, kl.URL+"/openapi/v2", nil)
 	require.NoError(t, err)
 	req.Header.Set("Accept", "application/json")
-	resp, err := http.DefaultClient.Do(req)
+	hc, err := rest.HTTPClientFor(adminConfig(t))
+	require.NoError(t, err)
+	resp, err := hc.Do(req)
 	require.NoError(t, err)
 	defer resp.Body.Close()
 	require.Equal(t, http.StatusOK, resp.StatusCode)

@@ -2,108 +2,81 @@ package main
 
 import (
 	"context"
-	"fmt"
 	"log/slog"
-	"net"
 	"path/filepath"
-	"time"
 
 	"github.com/spf13/cobra"
+	"github.com/spf13/pflag"
 
 	"kubeloop/apiserver"
-	"kubeloop/client"
-	"kubeloop/store"
+	"kubeloop/cluster"
 )
 
+// servingFlags are the apiserver's flags that `kubeloop up` and `kubeloop
+// apiserver` share: where to listen, which etcd, and how clients
+// authenticate.
+type servingFlags struct {
+	dataDir       string
+	listen        string
+	etcdEndpoints []string
+	insecureHTTP  bool
+	tokenAuthFile string
+}
+
+func addServingFlags(f *pflag.FlagSet, s *servingFlags) {
+	f.StringVar(&s.dataDir, "data-dir", ".kubeloop", "where etcd's data, the certificates (pki/) and the kubeconfig live; restarting with the same dir keeps every object and every certificate")
+	f.StringVar(&s.listen, "listen", apiserver.DefaultListenAddr, "the apiserver's address")
+	f.StringSliceVar(&s.etcdEndpoints, "etcd-endpoints", nil, "an external etcd cluster (comma-separated URLs); empty runs an embedded etcd")
+	f.BoolVar(&s.insecureHTTP, "insecure-http", false, "serve plain HTTP instead of HTTPS (loopback addresses only; the admin gets a bearer token)")
+	f.StringVar(&s.tokenAuthFile, "token-auth-file", "", "a static token file: CSV lines token,user,uid,\"group1,group2\" (as kube-apiserver's)")
+}
+
+// options turns the flags into cluster options (an absolute data dir, so
+// the kubeconfig's paths mean the same from anywhere).
+func (s servingFlags) options() (cluster.Options, error) {
+	dir, err := filepath.Abs(s.dataDir)
+	if err != nil {
+		return cluster.Options{}, err
+	}
+	return cluster.Options{
+		DataDir: dir, Listen: s.listen, EtcdEndpoints: s.etcdEndpoints,
+		InsecureHTTP: s.insecureHTTP, TokenAuthFile: s.tokenAuthFile,
+	}, nil
+}
+
 func apiserverCommand() *cobra.Command {
-	var (
-		dataDir       string
-		listen        string
-		etcdEndpoints []string
-	)
+	var f servingFlags
 	cmd := &cobra.Command{
 		Use:   "apiserver",
 		Short: "Run only the apiserver (with an embedded etcd unless --etcd-endpoints is set)",
 		Args:  cobra.NoArgs,
 		RunE: func(cmd *cobra.Command, _ []string) error {
-			return runAPIServer(cmd.Context(), dataDir, listen, etcdEndpoints)
+			return runAPIServer(cmd.Context(), f)
 		},
 	}
-	cmd.Flags().StringVar(&dataDir, "data-dir", ".kubeloop", "where etcd's data and the kubeconfig live")
-	cmd.Flags().StringVar(&listen, "listen", apiserver.DefaultListenAddr, "the address to serve on")
-	cmd.Flags().StringSliceVar(&etcdEndpoints, "etcd-endpoints", nil, "an external etcd cluster; empty runs an embedded etcd")
+	addServingFlags(cmd.Flags(), &f)
 	return cmd
 }
 
-func runAPIServer(ctx context.Context, dataDir, listen string, etcdEndpoints []string) error {
-	dir, err := filepath.Abs(dataDir)
+// runAPIServer is an API-only cluster: cluster.Start with no components,
+// so the certificates, the kubeconfig and readiness are the same as for
+// `kubeloop up`.
+func runAPIServer(ctx context.Context, f servingFlags) error {
+	opts, err := f.options()
 	if err != nil {
 		return err
 	}
-	cfg := apiserver.Config{}
-	if len(etcdEndpoints) > 0 {
-		cli, err := store.NewClient(etcdEndpoints)
-		if err != nil {
-			return err
-		}
-		defer cli.Close()
-		cfg.Etcd = cli
-	} else {
-		etcd, err := store.StartEmbedded(store.EmbeddedConfig{DataDir: filepath.Join(dir, "etcd")})
-		if err != nil {
-			return err
-		}
-		defer etcd.Close()
-		cfg.Etcd = etcd.Client()
-	}
-	srv, err := apiserver.New(cfg)
+	c, err := cluster.Start(ctx, opts)
 	if err != nil {
-		return err
-	}
-	// Listen before announcing anything, so the kubeconfig never points at
-	// a port that is not ours.
-	ln, err := net.Listen("tcp", listen)
-	if err != nil {
-		return fmt.Errorf("apiserver: listen %s: %w", listen, err)
-	}
-	url := "http://" + ln.Addr().String()
-	kubeconfig := filepath.Join(dir, "kubeconfig")
-	if err := client.WriteKubeconfig(kubeconfig, &client.Config{Host: url}); err != nil {
-		_ = ln.Close()
-		return err
-	}
-	served := make(chan error, 1)
-	go func() { served <- srv.Serve(ctx, ln) }()
-
-	// Ready means what it means to a user: /readyz answers 200 over HTTP.
-	cl, err := client.NewForConfig(&client.Config{Host: url})
-	if err != nil {
-		return err
-	}
-	if err := waitReadyz(ctx, cl, served); err != nil {
 		if ctx.Err() != nil {
-			return <-served
-		}
-		return err
-	}
-	slog.Info("kubeloop is ready", "url", url, "kubeconfig", kubeconfig)
-	return <-served
-}
-
-// waitReadyz polls /readyz until it answers 200, the server fails, or ctx
-// ends. A failed server's error is put back for the caller.
-func waitReadyz(ctx context.Context, cl *client.Client, served chan error) error {
-	for {
-		if _, err := cl.DoRaw(ctx, "GET", "/readyz", nil, nil); err == nil {
 			return nil
 		}
-		select {
-		case <-ctx.Done():
-			return ctx.Err()
-		case err := <-served:
-			served <- err
-			return fmt.Errorf("apiserver stopped before it was ready: %w", err)
-		case <-time.After(100 * time.Millisecond):
-		}
+		return err
 	}
+	defer c.Stop()
+	slog.Info("kubeloop is ready", "url", c.URL, "kubeconfig", c.KubeconfigPath)
+	<-ctx.Done()
+	c.Stop()
+	slog.Info("stopped")
+	return nil
 }

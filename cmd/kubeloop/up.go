@@ -4,7 +4,6 @@ import (
 	"context"
 	"fmt"
 	"log/slog"
-	"path/filepath"
 	"strings"
 
 	"github.com/spf13/cobra"
@@ -14,12 +13,10 @@ import (
 )
 
 type upFlags struct {
-	dataDir       string
-	listen        string
-	nodes         int
-	controllers   []string
-	etcdEndpoints []string
-	config        controllers.ComponentConfig
+	servingFlags
+	nodes       int
+	controllers []string
+	config      controllers.ComponentConfig
 }
 
 func upCommand() *cobra.Command {
@@ -32,30 +29,22 @@ func upCommand() *cobra.Command {
 			return runUp(cmd.Context(), f)
 		},
 	}
-	cmd.Flags().StringVar(&f.dataDir, "data-dir", ".kubeloop", "where etcd's data and the kubeconfig live; restarting with the same dir keeps every object")
-	cmd.Flags().StringVar(&f.listen, "listen", "127.0.0.1:6443", "the apiserver's address")
+	addServingFlags(cmd.Flags(), &f.servingFlags)
 	cmd.Flags().IntVar(&f.nodes, "nodes", 3, "how many simulated nodes to run")
 	cmd.Flags().StringSliceVar(&f.controllers, "controllers", []string{"*"}, `controllers to run: "*" for all, "name" to add one, "-name" to remove one (e.g. "*,-labeler")`)
 	addComponentConfigFlags(cmd.Flags(), &f.config)
-	cmd.Flags().StringSliceVar(&f.etcdEndpoints, "etcd-endpoints", nil, "an external etcd cluster (comma-separated URLs); empty runs an embedded etcd")
 	return cmd
 }
 
 func runUp(ctx context.Context, f upFlags) error {
-	dir, err := filepath.Abs(f.dataDir)
+	opts, err := f.options()
 	if err != nil {
 		return err
 	}
-	comps, err := allComponents(f.nodes, f.controllers, f.config)
-	if err != nil {
+	if opts.Components, err = allComponents(f.nodes, f.controllers, f.config); err != nil {
 		return err
 	}
-	c, err := cluster.Start(ctx, cluster.Options{
-		DataDir:       dir,
-		Listen:        f.listen,
-		EtcdEndpoints: f.etcdEndpoints,
-		Components:    comps,
-	})
+	c, err := cluster.Start(ctx, opts)
 	if err != nil {
 		if ctx.Err() != nil {
 			// Stopped while starting: that is a clean stop too.
@@ -67,7 +56,7 @@ func runUp(ctx context.Context, f upFlags) error {
 	fmt.Printf("\nkubeloop is serving at %s\n\n  export KUBECONFIG=%s\n  kubectl get namespaces\n  kubectl get pods -A\n\nPress Ctrl-C to stop.\n\n",
 		c.URL, c.KubeconfigPath)
 	slog.Info("kubeloop is ready", "url", c.URL, "kubeconfig", c.KubeconfigPath,
-		"components", strings.Join(componentNames(comps), ","))
+		"components", strings.Join(componentNames(opts.Components), ","))
 	<-ctx.Done()
 	slog.Info("stopping")
 	c.Stop()

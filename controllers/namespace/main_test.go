@@ -74,6 +74,11 @@ func startFaultyProxy(t *testing.T, fails func(*http.Request) bool) *faultyProxy
 	target, err := url.Parse(testCluster.URL)
 	require.NoError(t, err)
 	forward := httputil.NewSingleHostReverseProxy(target)
+	// The proxy presents the admin's credentials upstream: the controller's
+	// own certificate ends at the proxy.
+	hc, err := client.HTTPClientFor(testCluster.Config)
+	require.NoError(t, err)
+	forward.Transport = hc.Transport
 	p := &faultyProxy{fails: fails}
 	srv := httptest.NewServer(http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
 		p.mu.Lock()

@@ -170,7 +170,8 @@ func waitUntil(t *testing.T, cond func() bool, what func() string) {
 
 func TestRelistAfterAnOutageTombstonesWhatWasDeletedMeanwhile(t *testing.T) {
 	ns := srv.NewNamespace(t)
-	cl, err := client.NewForConfig(&client.Config{Host: srv.URL})
+	cl, err := client.NewForConfig(&client.Config{Host: srv.URL, TLS: client.TLSConfig{
+		CAData: srv.CA.CertPEM, CertData: srv.Admin.CertPEM, KeyData: srv.Admin.KeyPEM}})
 	require.NoError(t, err)
 	cms := client.For[*api.ConfigMap](cl).Namespace(ns)
 	ctx := context.Background()

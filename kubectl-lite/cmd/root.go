@@ -42,11 +42,16 @@ func usageErrorf(format string, args ...any) error {
 // in api.Builtin().
 type factory struct {
 	kubeconfig, server, context, namespace string
-	streams                                IOStreams
+	// The credential flags override the kubeconfig's, as kubectl's do.
+	token, certificateAuthority string
+	insecureSkipTLSVerify       bool
+	streams                     IOStreams
 }
 
-// Client builds a client from --kubeconfig/$KUBECONFIG, --context and
-// --server. --server alone is enough (plain http, no credentials).
+// Client builds a client from --kubeconfig/$KUBECONFIG, --context,
+// --server and the credential flags. --server alone is enough for a
+// plain-HTTP cluster, or with --token and --certificate-authority for an
+// HTTPS one.
 func (f *factory) Client() (*client.Client, error) {
 	kc, kcErr := client.LoadKubeconfig(f.kubeconfig)
 	var cfg *client.Config
@@ -64,6 +69,17 @@ func (f *factory) Client() (*client.Client, error) {
 	}
 	if f.server != "" {
 		cfg.Host = f.server
+	}
+	if f.token != "" {
+		// A token replaces the kubeconfig user's certificate, as in kubectl.
+		cfg.BearerToken = f.token
+		cfg.TLS.CertData, cfg.TLS.CertFile, cfg.TLS.KeyData, cfg.TLS.KeyFile = nil, "", nil, ""
+	}
+	if f.certificateAuthority != "" {
+		cfg.TLS.CAFile, cfg.TLS.CAData = f.certificateAuthority, nil
+	}
+	if f.insecureSkipTLSVerify {
+		cfg.TLS.Insecure = true
 	}
 	cfg.UserAgent = "kubectl-lite"
 	return client.NewForConfig(cfg)
@@ -107,6 +123,9 @@ func NewRootCommand(streams IOStreams) *cobra.Command {
 	pf.StringVar(&f.server, "server", "", "the address of the apiserver")
 	pf.StringVar(&f.context, "context", "", "the kubeconfig context to use")
 	pf.StringVarP(&f.namespace, "namespace", "n", "", "the namespace for this request")
+	pf.StringVar(&f.token, "token", "", "a bearer token to authenticate with")
+	pf.StringVar(&f.certificateAuthority, "certificate-authority", "", "path to a CA file to trust the server with")
+	pf.BoolVar(&f.insecureSkipTLSVerify, "insecure-skip-tls-verify", false, "do not check the server's certificate (insecure)")
 	root.AddCommand(
 		newGetCommand(f), newDescribeCommand(f), newCreateCommand(f), newApplyCommand(f),
 		newDeleteCommand(f), newScaleCommand(f), newLabelCommand(f, "label"), newLabelCommand(f, "annotate"),

@@ -1,0 +1,158 @@
+package cluster
+
+import (
+	"context"
+	"net/http"
+	"os"
+	"path/filepath"
+	"strings"
+	"testing"
+	"time"
+
+	"github.com/stretchr/testify/assert"
+	"github.com/stretchr/testify/require"
+	clientv3 "go.etcd.io/etcd/client/v3"
+
+	"kubeloop/api"
+	"kubeloop/apiserver/pki"
+	"kubeloop/client"
+)
+
+func startCluster(t *testing.T, opts Options) *Cluster {
+	t.Helper()
+	ctx, cancel := context.WithTimeout(context.Background(), 60*time.Second)
+	defer cancel()
+	c, err := Start(ctx, opts)
+	require.NoError(t, err)
+	t.Cleanup(c.Stop)
+	return c
+}
+
+func testCtx(t *testing.T) context.Context {
+	ctx, cancel := context.WithTimeout(context.Background(), 30*time.Second)
+	t.Cleanup(cancel)
+	return ctx
+}
+
+func etcdRevision(t *testing.T, c *Cluster) int64 {
+	t.Helper()
+	resp, err := c.Etcd.Get(testCtx(t), "/registry/", clientv3.WithCountOnly())
+	require.NoError(t, err)
+	return resp.Header.Revision
+}
+
+func TestClusterServesHTTPSAndTheKubeconfigCarriesCAAndAdminCertificate(t *testing.T) {
+	c := startCluster(t, Options{})
+	require.True(t, strings.HasPrefix(c.URL, "https://"), c.URL)
+
+	kc, err := client.LoadKubeconfig(c.KubeconfigPath)
+	require.NoError(t, err)
+	require.Len(t, kc.Clusters, 1)
+	assert.NotEmpty(t, kc.Clusters[0].Cluster.CertificateAuthorityData)
+	assert.False(t, kc.Clusters[0].Cluster.InsecureSkipTLSVerify)
+	require.Len(t, kc.Users, 1)
+	cert, err := pki.ParseCert(kc.Users[0].User.ClientCertificateData)
+	require.NoError(t, err)
+	assert.Equal(t, AdminUser, cert.Subject.CommonName)
+	assert.Equal(t, []string{"system:masters"}, cert.Subject.Organization)
+
+	cfg, err := client.ConfigFromKubeconfig(c.KubeconfigPath, "")
+	require.NoError(t, err)
+	cl, err := client.NewForConfig(cfg)
+	require.NoError(t, err)
+	_, err = client.For[*api.ConfigMap](cl).Namespace("default").Create(testCtx(t),
+		&api.ConfigMap{ObjectMeta: api.ObjectMeta{Name: "from-kubeconfig"}}, client.CreateOptions{})
+	require.NoError(t, err)
+}
+
+func TestAClientThatDoesNotTrustTheCAIsRefusedAtTheHandshake(t *testing.T) {
+	c := startCluster(t, Options{})
+	cl, err := client.NewForConfig(&client.Config{Host: c.URL})
+	require.NoError(t, err)
+	_, err = cl.DoRaw(testCtx(t), "GET", "/version", nil, nil)
+	require.Error(t, err)
+	assert.Contains(t, err.Error(), "certificate signed by unknown authority")
+}
+
+// Bad credentials of every kind are a 401 Unauthorized Status, and not
+// one of them writes anything.
+func TestBadCredentialsAre401AndChangeNothing(t *testing.T) {
+	c := startCluster(t, Options{})
+	otherCA, err := pki.NewCA("someone-else")
+	require.NoError(t, err)
+	foreign, err := otherCA.IssueClient(AdminUser, []string{"system:masters"})
+	require.NoError(t, err)
+	trustOnly := client.TLSConfig{CAData: c.CA.CertPEM}
+
+	for name, cfg := range map[string]*client.Config{
+		"unknown bearer token": {Host: c.URL, TLS: trustOnly, BearerToken: "not-a-token"},
+		"certificate from another CA": {Host: c.URL, TLS: client.TLSConfig{
+			CAData: c.CA.CertPEM, CertData: foreign.CertPEM, KeyData: foreign.KeyPEM}},
+	} {
+		t.Run(name, func(t *testing.T) {
+			cl, err := client.NewForConfig(cfg)
+			require.NoError(t, err)
+			before := etcdRevision(t, c)
+			_, err = client.For[*api.ConfigMap](cl).Namespace("default").Create(testCtx(t),
+				&api.ConfigMap{ObjectMeta: api.ObjectMeta{Name: "intruder"}}, client.CreateOptions{})
+			require.Error(t, err)
+			assert.True(t, api.IsUnauthorized(err), "%v", err)
+			assert.Equal(t, int32(http.StatusUnauthorized), api.CodeForError(err))
+			assert.Equal(t, "Unauthorized", err.Error())
+			assert.Equal(t, before, etcdRevision(t, c), "nothing was written")
+			_, err = client.For[*api.ConfigMap](c.Client).Namespace("default").Get(testCtx(t), "intruder", client.GetOptions{})
+			assert.True(t, api.IsNotFound(err), "%v", err)
+		})
+	}
+}
+
+func TestTokenAuthFileAuthenticatesItsTokens(t *testing.T) {
+	dir := t.TempDir()
+	file := filepath.Join(dir, "tokens.csv")
+	require.NoError(t, os.WriteFile(file, []byte("s3cret,alice,1001,\"dev\"\n"), 0o600))
+	c := startCluster(t, Options{TokenAuthFile: file})
+	cl, err := client.NewForConfig(&client.Config{Host: c.URL, TLS: client.TLSConfig{CAData: c.CA.CertPEM}, BearerToken: "s3cret"})
+	require.NoError(t, err)
+	_, err = client.For[*api.ConfigMap](cl).Namespace("default").List(testCtx(t), client.ListOptions{})
+	require.NoError(t, err)
+}
+
+func TestRestartKeepsTheCAAndTheAdminCertificate(t *testing.T) {
+	dir := t.TempDir()
+	first := startCluster(t, Options{DataDir: dir})
+	firstCfg, err := client.ConfigFromKubeconfig(first.KubeconfigPath, "")
+	require.NoError(t, err)
+	first.Stop()
+
+	second := startCluster(t, Options{DataDir: dir})
+	assert.Equal(t, first.CA.CertPEM, second.CA.CertPEM)
+	// The old kubeconfig's credentials still work against the new server
+	// (only the port may differ).
+	firstCfg.Host = second.URL
+	cl, err := client.NewForConfig(firstCfg)
+	require.NoError(t, err)
+	_, err = cl.DoRaw(testCtx(t), "GET", "/api/v1/namespaces/default", nil, nil)
+	require.NoError(t, err)
+}
+
+func TestInsecureHTTPServesLoopbackWithAnAdminToken(t *testing.T) {
+	c := startCluster(t, Options{InsecureHTTP: true})
+	require.True(t, strings.HasPrefix(c.URL, "http://"), c.URL)
+	require.NotEmpty(t, c.Config.BearerToken)
+	_, err := client.For[*api.ConfigMap](c.Client).Namespace("default").Create(testCtx(t),
+		&api.ConfigMap{ObjectMeta: api.ObjectMeta{Name: "plain"}}, client.CreateOptions{})
+	require.NoError(t, err)
+	_, err = c.ConfigFor("alice")
+	assert.Error(t, err, "no CA, no client certificates")
+}
+
+func TestInsecureHTTPRefusesANonLoopbackAddress(t *testing.T) {
+	ctx, cancel := context.WithTimeout(context.Background(), 60*time.Second)
+	defer cancel()
+	c, err := Start(ctx, Options{InsecureHTTP: true, Listen: "0.0.0.0:0"})
+	if c != nil {
+		c.Stop()
+	}
+	require.Error(t, err)
+	assert.Contains(t, err.Error(), "refusing to serve plain HTTP")
+}
