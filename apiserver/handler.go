@@ -62,7 +62,7 @@ func (s *Server) buildHandler(reg *prometheus.Registry) (http.Handler, error) {
 	// limit, (impersonation,) authentication, request info, panic recovery.
 	var h http.Handler = mux
 	h = filters.WithAuthorization(h, s.authorizer, s.log)
-	h = filters.WithInFlightMetrics(h, s.metrics)
+	h = filters.WithMaxInFlightLimit(h, s.maxRequestsInFlight, s.maxMutatingRequestsInFlight, s.metrics)
 	h = filters.WithAuthentication(h, s.authenticator, s.log)
 	h = filters.WithRequestInfo(h)
 	h = filters.WithPanicRecovery(h, s.log)

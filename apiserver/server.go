@@ -85,6 +85,12 @@ type Config struct {
 	ServingCert *tls.Certificate
 	// Authentication says how requests prove who they are.
 	Authentication AuthenticationOptions
+	// MaxRequestsInFlight and MaxMutatingRequestsInFlight bound how many
+	// reads and writes are served at once; beyond them a request gets 429
+	// (kube-apiserver's flags of the same names). 0 means Kubernetes'
+	// defaults, 400 and 200; negative means no limit.
+	MaxRequestsInFlight         int
+	MaxMutatingRequestsInFlight int
 }
 
 // Server is the kubeloop API server: one storage per resource, the REST
@@ -121,6 +127,8 @@ type Server struct {
 	// servingCert is nil for plain HTTP.
 	authenticator authenticator.Request
 	servingCert   *tls.Certificate
+	// The in-flight limits (Config.MaxRequestsInFlight, ...), defaulted.
+	maxRequestsInFlight, maxMutatingRequestsInFlight int
 
 	// ctx lives as long as the server; cancelling it ends watches and the
 	// background compaction.
@@ -183,6 +191,8 @@ func New(cfg Config) (*Server, error) {
 		return nil, err
 	}
 	s.servingCert = cfg.ServingCert
+	s.maxRequestsInFlight = defaultLimit(cfg.MaxRequestsInFlight, 400)
+	s.maxMutatingRequestsInFlight = defaultLimit(cfg.MaxMutatingRequestsInFlight, 200)
 	if s.authenticator, err = buildAuthenticator(cfg.Authentication); err != nil {
 		cancel()
 		return nil, err

@@ -25,3 +25,14 @@ func isLoopback(addr net.Addr) bool {
 	tcp, ok := addr.(*net.TCPAddr)
 	return ok && tcp.IP.IsLoopback()
 }
+
+// defaultLimit is an in-flight limit: def for 0, none (0) for negative.
+func defaultLimit(v, def int) int {
+	switch {
+	case v == 0:
+		return def
+	case v < 0:
+		return 0
+	}
+	return v
+}

@@ -74,6 +74,10 @@ type Config struct {
 
 	// Transport replaces the HTTP transport built from TLS (tests, proxies).
 	Transport http.RoundTripper
+	// WrapTransport, if set, wraps the transport built from TLS (or
+	// Transport): a test counts requests this way and keeps the cluster's
+	// TLS settings. client-go: rest.Config.WrapTransport.
+	WrapTransport func(http.RoundTripper) http.RoundTripper
 }
 
 // ForComponent returns a copy of c whose User-Agent names the component.
@@ -152,18 +156,22 @@ func dataOrFile(data []byte, file string) ([]byte, error) {
 // requests to a single host and the default of 2 idle connections per host
 // would make most of them dial anew.
 func (c *Config) transport() (http.RoundTripper, error) {
-	if c.Transport != nil {
-		return c.Transport, nil
+	rt := c.Transport
+	if rt == nil {
+		tlsCfg, err := c.TLS.tlsClientConfig()
+		if err != nil {
+			return nil, err
+		}
+		t := http.DefaultTransport.(*http.Transport).Clone()
+		t.TLSClientConfig = tlsCfg
+		t.MaxIdleConns = 256
+		t.MaxIdleConnsPerHost = 128
+		rt = t
 	}
-	tlsCfg, err := c.TLS.tlsClientConfig()
-	if err != nil {
-		return nil, err
+	if c.WrapTransport != nil {
+		rt = c.WrapTransport(rt)
 	}
-	t := http.DefaultTransport.(*http.Transport).Clone()
-	t.TLSClientConfig = tlsCfg
-	t.MaxIdleConns = 256
-	t.MaxIdleConnsPerHost = 128
-	return t, nil
+	return rt, nil
 }
 
 // rateLimiter is the token bucket of c, or nil when QPS is 0.

@@ -39,9 +39,9 @@ type electedScheduler struct {
 
 func startElectedScheduler(t *testing.T, lease, id, schedulerName string) *electedScheduler {
 	t.Helper()
-	s := &electedScheduler{id: id, counter: &bindingCounter{base: http.DefaultTransport}, done: make(chan struct{})}
+	s := &electedScheduler{id: id, counter: &bindingCounter{}, done: make(chan struct{})}
 	cfg := testCluster.Config.ForComponent("scheduler-" + id)
-	cfg.Transport = s.counter
+	cfg.WrapTransport = func(rt http.RoundTripper) http.RoundTripper { s.counter.base = rt; return s.counter }
 	cl, err := client.NewForConfig(cfg)
 	require.NoError(t, err)
 	ctx, cancel := context.WithCancel(context.Background())

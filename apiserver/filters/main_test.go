@@ -25,3 +25,7 @@ func do(t *testing.T, method, path, contentType, body string) response {
 	t.Helper()
 	return srv.Do(t, method, path, contentType, body)
 }
+
+func cmJSON(name string, data map[string]string) string {
+	return apiservertest.ConfigMapJSON(name, data)
+}

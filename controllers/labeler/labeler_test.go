@@ -67,9 +67,9 @@ func (r *running) syncsOf(key string) int {
 // write-counting transport until the test ends.
 func startLabeler(t *testing.T, namespaces []string, beforeWrite func(*http.Request)) *running {
 	t.Helper()
-	counter := &writeCounter{base: http.DefaultTransport, beforeWrite: beforeWrite}
+	counter := &writeCounter{beforeWrite: beforeWrite}
 	cfg := testCluster.Config.ForComponent("labeler-test")
-	cfg.Transport = counter
+	cfg.WrapTransport = func(rt http.RoundTripper) http.RoundTripper { counter.base = rt; return counter }
 	c, err := client.NewForConfig(cfg)
 	require.NoError(t, err)
 

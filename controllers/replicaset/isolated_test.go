@@ -169,9 +169,9 @@ func (c *countingTransport) RoundTrip(r *http.Request) (*http.Response, error) {
 
 func TestNoStatusWriteWhenNothingChanged(t *testing.T) {
 	ns := clustertest.Namespace(t, testCluster)
-	counter := &countingTransport{base: http.DefaultTransport}
+	counter := &countingTransport{}
 	cfg := *testCluster.Config
-	cfg.Transport = counter
+	cfg.WrapTransport = func(rt http.RoundTripper) http.RoundTripper { counter.base = rt; return counter }
 	cl, err := client.NewForConfig(&cfg)
 	require.NoError(t, err)
 

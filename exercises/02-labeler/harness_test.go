@@ -115,7 +115,7 @@ func newHarness() *harness {
 // counting transport, its own informer factory and two workers.
 func (h *harness) runController(ctx context.Context, c *cluster.Cluster) error {
 	cfg := c.Config.ForComponent("configmap-labeler")
-	cfg.Transport = &countingTransport{base: http.DefaultTransport, h: h}
+	cfg.WrapTransport = func(rt http.RoundTripper) http.RoundTripper { return &countingTransport{base: rt, h: h} }
 	cl, err := client.NewForConfig(cfg)
 	if err != nil {
 		return err

@@ -116,7 +116,7 @@ func newHarness() *harness {
 
 func (h *harness) runController(ctx context.Context, c *cluster.Cluster) error {
 	cfg := c.Config.ForComponent("deployment-status")
-	cfg.Transport = &countingTransport{base: http.DefaultTransport, h: h}
+	cfg.WrapTransport = func(rt http.RoundTripper) http.RoundTripper { return &countingTransport{base: rt, h: h} }
 	cl, err := client.NewForConfig(cfg)
 	if err != nil {
 		return err

@@ -155,7 +155,16 @@ func setWarnings(w http.ResponseWriter, problems []string) {
 	}
 }
 
+// quoteWarning makes s a quoted-string. Control characters (a YAML
+// error's newlines) become spaces: a header value may not hold them, and
+// HTTP/2 drops a header that does.
 func quoteWarning(s string) string {
+	s = strings.Map(func(r rune) rune {
+		if r < 0x20 || r == 0x7f {
+			return ' '
+		}
+		return r
+	}, s)
 	return `"` + strings.ReplaceAll(strings.ReplaceAll(s, `\`, `\\`), `"`, `\"`) + `"`
 }
 

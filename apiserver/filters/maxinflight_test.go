@@ -1,0 +1,83 @@
+package filters_test
+
+import (
+	"context"
+	"io"
+	"net/http"
+	"testing"
+	"time"
+
+	"github.com/stretchr/testify/assert"
+	"github.com/stretchr/testify/require"
+
+	"kubeloop/apiserver"
+	"kubeloop/apiserver/apiservertest"
+)
+
+// holdCreate starts a create whose body is still arriving, so it holds a
+// mutating slot until release is called; it returns once the server counts
+// it in flight.
+func holdCreate(t *testing.T, s *apiservertest.Server, hc *http.Client, ns string) (release func() int) {
+	t.Helper()
+	pr, pw := io.Pipe()
+	req, err := http.NewRequest("POST", s.URL+"/api/v1/namespaces/"+ns+"/configmaps", pr)
+	require.NoError(t, err)
+	req.Header.Set("Content-Type", "application/json")
+	done := make(chan int, 1)
+	go func() {
+		resp, err := hc.Do(req)
+		if err != nil {
+			done <- 0
+			return
+		}
+		resp.Body.Close()
+		done <- resp.StatusCode
+	}()
+	_, err = pw.Write([]byte(`{"apiVersion":"v1","kind":"ConfigMap",`))
+	require.NoError(t, err)
+	return func() int {
+		_, err := pw.Write([]byte(`"metadata":{"name":"held"}}`))
+		require.NoError(t, err)
+		require.NoError(t, pw.Close())
+		return <-done
+	}
+}
+
+// Past --max-mutating-requests-inflight a write is 429 TooManyRequests
+// with Retry-After, stores nothing, and reads, watches and system:masters
+// still get through.
+func TestMutatingRequestsBeyondTheLimitAre429(t *testing.T) {
+	s, err := apiservertest.Start(srv.Etcd, apiserver.Config{MaxMutatingRequestsInFlight: 1})
+	require.NoError(t, err)
+	t.Cleanup(s.API.Close)
+	ns := s.NewNamespace(t)
+	alice := s.AsUser(t, "alice")
+
+	release := holdCreate(t, s, alice, ns)
+	// Wait until the held create has its slot: then a second write by
+	// alice is refused.
+	var resp apiservertest.Response
+	require.Eventually(t, func() bool {
+		resp = s.DoAs(t, alice, context.Background(), "POST", "/api/v1/namespaces/"+ns+"/configmaps", "", cmJSON("second", nil), nil)
+		return resp.Code == http.StatusTooManyRequests
+	}, 20*time.Second, 10*time.Millisecond)
+	assert.Equal(t, "1", resp.Header.Get("Retry-After"))
+	st := resp.Obj(t)
+	assert.Equal(t, "Status", st["kind"])
+	assert.Equal(t, "TooManyRequests", st["reason"])
+	assert.Equal(t, "Too many requests, please try again later.", st["message"])
+	assert.EqualValues(t, 1, apiservertest.Get(st, "details", "retryAfterSeconds"))
+	assert.Equal(t, http.StatusNotFound, s.Do(t, "GET", "/api/v1/namespaces/"+ns+"/configmaps/second", "", "").Code, "the refused create stored nothing")
+
+	assert.Equal(t, http.StatusOK, s.DoAs(t, alice, context.Background(), "GET", "/api/v1/namespaces/"+ns+"/configmaps", "", "", nil).Code, "reads have their own limit")
+	ctx, cancel := context.WithTimeout(context.Background(), 5*time.Second)
+	defer cancel()
+	w := s.DoAs(t, alice, ctx, "GET", "/api/v1/namespaces/"+ns+"/configmaps?watch=true&timeoutSeconds=1", "", "", nil)
+	assert.Equal(t, http.StatusOK, w.Code, "watches are exempt")
+	assert.Equal(t, http.StatusCreated, s.Do(t, "POST", "/api/v1/namespaces/"+ns+"/configmaps", "", cmJSON("admin", nil)).Code,
+		"system:masters is never refused")
+
+	require.Equal(t, http.StatusCreated, release())
+	assert.Equal(t, http.StatusCreated, s.DoAs(t, alice, context.Background(), "POST", "/api/v1/namespaces/"+ns+"/configmaps", "", cmJSON("third", nil), nil).Code,
+		"the slot is free again")
+}
