@@ -29,6 +29,7 @@ import (
 	"net/http"
 	"net/http/httptest"
 	"strings"
+	"sync"
 	"sync/atomic"
 	"testing"
 
@@ -57,6 +58,9 @@ type Server struct {
 	Admin *pki.KeyPair
 	admin *http.Client
 	nsSeq atomic.Int64
+	// users caches AsUser's clients by identity, so that a test asking as
+	// the same user twice reuses its certificate and connections.
+	users sync.Map
 }
 
 // Main is a TestMain body: it starts etcd and one apiserver, hands it to
@@ -124,6 +128,10 @@ func (s *Server) HTTPClient() *http.Client { return s.admin }
 // groups; with name "" it presents no certificate (anonymous).
 func (s *Server) AsUser(t testing.TB, name string, groups ...string) *http.Client {
 	t.Helper()
+	key := name + "\x00" + strings.Join(groups, "\x00")
+	if c, ok := s.users.Load(key); ok {
+		return c.(*http.Client)
+	}
 	var kp *pki.KeyPair
 	if name != "" {
 		var err error
@@ -132,7 +140,8 @@ func (s *Server) AsUser(t testing.TB, name string, groups ...string) *http.Clien
 	}
 	c, err := s.httpClient(kp)
 	require.NoError(t, err)
-	return c
+	actual, _ := s.users.LoadOrStore(key, c)
+	return actual.(*http.Client)
 }
 
 func (s *Server) httpClient(kp *pki.KeyPair) (*http.Client, error) {

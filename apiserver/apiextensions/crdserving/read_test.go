@@ -71,7 +71,7 @@ func TestWatchStreamsCustomResourceEvents(t *testing.T) {
 	defer cancel()
 	req, err := http.NewRequestWithContext(ctx, "GET", srv.URL+widgets(group, ns)+"?watch=true", nil)
 	require.NoError(t, err)
-	resp, err := http.DefaultClient.Do(req)
+	resp, err := srv.HTTPClient().Do(req)
 	require.NoError(t, err)
 	defer resp.Body.Close()
 	require.Equal(t, http.StatusOK, resp.StatusCode)
