@@ -1,7 +1,6 @@
 package filters_test
 
 import (
-	"io"
 	"net/http"
 	"strconv"
 	"strings"
@@ -34,27 +33,9 @@ func TestInflightRequestsAreCounted(t *testing.T) {
 	// A handler's deferred bookkeeping may finish just after its client has
 	// the reply: wait for the count to settle rather than read it once.
 	require.Eventually(t, func() bool { return inflight(t, "mutating") == 0 }, 20*time.Second, 10*time.Millisecond)
-	pr, pw := io.Pipe()
-	req, err := http.NewRequest("POST", srv.URL+"/api/v1/namespaces/"+ns+"/configmaps", pr)
-	require.NoError(t, err)
-	req.Header.Set("Content-Type", "application/json")
-	done := make(chan int, 1)
-	go func() {
-		resp, err := srv.HTTPClient().Do(req)
-		if err != nil {
-			done <- 0
-			return
-		}
-		resp.Body.Close()
-		done <- resp.StatusCode
-	}()
-	_, err = pw.Write([]byte(`{"apiVersion":"v1","kind":"ConfigMap",`))
-	require.NoError(t, err)
+	release := holdCreate(t, srv, srv.HTTPClient(), ns)
 	require.Eventually(t, func() bool { return inflight(t, "mutating") == 1 }, 20*time.Second, 10*time.Millisecond)
 
-	_, err = pw.Write([]byte(`"metadata":{"name":"held"}}`))
-	require.NoError(t, err)
-	require.NoError(t, pw.Close())
-	require.Equal(t, http.StatusCreated, <-done)
+	require.Equal(t, http.StatusCreated, release())
 	require.Eventually(t, func() bool { return inflight(t, "mutating") == 0 }, 20*time.Second, 10*time.Millisecond)
 }
