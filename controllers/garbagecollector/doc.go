@@ -31,9 +31,13 @@
 //     instead of through a graphChanges queue and its own goroutine; the
 //     order is the same, and a handler's HasSynced then means the graph
 //     holds the initial list, which Run waits for before any worker acts.
-//   - The set of kinds is fixed (api.Builtin().All() minus Events, which
-//     Kubernetes ignores too); Kubernetes rediscovers deletable resources
-//     every 30 s and resyncs its monitors.
+//   - The built-in kinds (api.Builtin().All() minus Events, which
+//     Kubernetes ignores too) are watched from the start through the shared
+//     informers; kinds beyond them (custom resources) are found by
+//     discovery every Options.DiscoveryPeriod (5 s; Kubernetes: 30 s) and
+//     watched by informers of their own, stopped when the kind goes away
+//     (custom_resources.go). Workers do not pause while a new monitor
+//     syncs, as Kubernetes' do: every deletion is re-checked by a live GET.
 //   - Ownership cycles under foreground deletion are not broken (Kubernetes
 //     makes a dependent's references non-blocking when it detects one).
 //   - One graph-wide lock instead of a lock per node.

@@ -5,6 +5,7 @@ import (
 	"errors"
 	"log/slog"
 	"sync"
+	"time"
 
 	"kubeloop/api"
 	"kubeloop/client"
@@ -16,6 +17,9 @@ import (
 type Options struct {
 	// MetricsProvider feeds the two workqueues' metrics; nil records none.
 	MetricsProvider workqueue.MetricsProvider
+	// DiscoveryPeriod is how often discovery is asked for custom resources
+	// to watch (default DefaultDiscoveryPeriod; negative: never).
+	DiscoveryPeriod time.Duration
 }
 
 // absentOwnerCacheSize is Kubernetes' size for the same cache.
@@ -38,6 +42,10 @@ type Controller struct {
 	absentOwnerCache *referenceCache
 	// synced reports, per kind, that the graph holds the initial list.
 	synced []func() bool
+	// custom watches the kinds discovery finds beyond the registry's
+	// (custom_resources.go), every discoveryPeriod.
+	custom          customMonitors
+	discoveryPeriod time.Duration
 }
 
 // errVirtualDeletion says the item turned out not to exist; the graph has
@@ -72,6 +80,11 @@ func NewController(c *client.Client, factory *informer.SharedInformerFactory, op
 		attemptToDelete:  newQueue("garbage_collector_attempt_to_delete"),
 		attemptToOrphan:  newQueue("garbage_collector_attempt_to_orphan"),
 		absentOwnerCache: newReferenceCache(absentOwnerCacheSize),
+		custom:           customMonitors{kinds: map[string]*customMonitor{}},
+		discoveryPeriod:  opts.DiscoveryPeriod,
+	}
+	if gc.discoveryPeriod == 0 {
+		gc.discoveryPeriod = DefaultDiscoveryPeriod
 	}
 	gc.dependencyGraphBuilder = &graphBuilder{
 		log:             log,
@@ -111,6 +124,10 @@ func (gc *Controller) Run(ctx context.Context, workers int) {
 		return
 	}
 	gc.log.Info("all resource monitors have synced")
+	if gc.discoveryPeriod > 0 {
+		wg.Add(1)
+		go func() { defer wg.Done(); gc.runDiscovery(ctx, gc.discoveryPeriod) }()
+	}
 	for range workers {
 		wg.Add(2)
 		go func() { defer wg.Done(); gc.runAttemptToDeleteWorker(ctx) }()

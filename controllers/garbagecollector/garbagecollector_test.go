@@ -34,7 +34,7 @@ func runGC(ctx context.Context, c *cluster.Cluster) error {
 		return err
 	}
 	factory := informer.NewClientInformerFactory(cli, 0, nil)
-	gc := NewController(cli, factory, Options{})
+	gc := NewController(cli, factory, Options{DiscoveryPeriod: 300 * time.Millisecond})
 	factory.Start(ctx)
 	gc.Run(ctx, 5)
 	factory.Shutdown()

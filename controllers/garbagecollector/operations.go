@@ -18,6 +18,9 @@ import (
 func (gc *Controller) resolve(id objectReference) (*api.ResourceInfo, string, error) {
 	info, ok := gc.registry.ForKind(id.group(), id.Kind)
 	if !ok {
+		info, ok = gc.custom.kindFor(id.group(), id.Kind)
+	}
+	if !ok {
 		return nil, "", fmt.Errorf("garbage collector: unknown kind %s in %s", id.Kind, id.APIVersion)
 	}
 	if !info.Namespaced {
