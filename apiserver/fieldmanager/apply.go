@@ -35,7 +35,7 @@ func (f *FieldManager) Apply(liveObj api.Object, config any, manager string, for
 	if err != nil {
 		return nil, nil, fmt.Errorf("failed to decode managed fields: %w", err)
 	}
-	live, err := typed.ToValue(liveObj)
+	live, err := typed.ToValueWithoutManagedFields(liveObj)
 	if err != nil {
 		return nil, nil, err
 	}

@@ -109,3 +109,23 @@ func BenchmarkApply100ContainerPod(b *testing.B) {
 		}
 	}
 }
+
+// BenchmarkUpdatePod is a pod's create and one spec update by another
+// manager: what managedFields tracking adds to the two writes.
+func BenchmarkUpdatePod(b *testing.B) {
+	f := NewFieldManager(typed.ForObject(&api.Pod{}), "v1", "")
+	b.ReportAllocs()
+	for b.Loop() {
+		created := realisticPod()
+		created.UID = ""
+		f.Update(&api.Pod{}, created, "creator")
+		created.UID = "u"
+		updated := created.DeepCopyObject().(*api.Pod)
+		updated.Spec.Containers[0].Image = "registry/app:2"
+		updated.Labels["version"] = "2"
+		f.Update(created, updated, "editor")
+		if len(updated.ManagedFields) != 2 {
+			b.Fatalf("want 2 entries, got %d", len(updated.ManagedFields))
+		}
+	}
+}

@@ -86,11 +86,11 @@ func (f *FieldManager) update(liveObj, newObj api.Object, manager string) error 
 		// skipnonapplied.go: an object created before tracking began.
 		return nil
 	}
-	live, err := typed.ToValue(liveObj)
+	live, err := typed.ToValueWithoutManagedFields(liveObj)
 	if err != nil {
 		return err
 	}
-	updated, err := typed.ToValue(newObj)
+	updated, err := typed.ToValueWithoutManagedFields(newObj)
 	if err != nil {
 		return err
 	}

@@ -222,8 +222,26 @@ func keyDefaults(list reflect.Type, keys []string) map[string]any {
 }
 
 // ToValue turns a Go object into the JSON value the walks read: its JSON
-// decoded with numbers kept as json.Number.
+// decoded with numbers kept as json.Number. It is what
+//
+//	b, _ := json.Marshal(obj)
+//	v, _ := DecodeValue(b)
+//
+// gives (toValueByJSON), made without writing and parsing the JSON
+// (tovalue_reflect.go; skip it on a first reading).
 func ToValue(obj any) (any, error) {
+	return toValueByReflection(obj)
+}
+
+// ToValueWithoutManagedFields is ToValue without metadata.managedFields:
+// ownership is not itself owned, compared or merged.
+func ToValueWithoutManagedFields(obj any) (any, error) {
+	return toValueWithoutManagedFields(obj)
+}
+
+// toValueByJSON is ToValue the plain way, the reference the reflection
+// walk is tested against.
+func toValueByJSON(obj any) (any, error) {
 	b, err := json.Marshal(obj)
 	if err != nil {
 		return nil, err
