@@ -88,6 +88,7 @@ func NewAPIHandler(cfg Config) *APIHandler {
 // trackManagedFields, its own field manager.
 func newResourceEndpoints(info *api.ResourceInfo, storage map[string]rest.Storage, template handlers.RequestScope, trackManagedFields bool) *resourceEndpoints {
 	re := &resourceEndpoints{info: info, handlers: map[string]map[string]http.Handler{}}
+	_, hasStatus := storage["status"]
 	for sub, st := range storage {
 		scope := template
 		scope.Resource, scope.Subresource, scope.Kind = info, sub, rest.KindOf(info)
@@ -98,7 +99,7 @@ func newResourceEndpoints(info *api.ResourceInfo, storage map[string]rest.Storag
 			scope.TableConvertor = tc
 		}
 		if trackManagedFields {
-			scope.FieldManager = fieldManagerFor(st, sub, scope.Kind, rest.KindOf(info))
+			scope.FieldManager = fieldManagerFor(st, sub, scope.Kind, rest.KindOf(info), hasStatus)
 		}
 		re.handlers[sub] = registerResourceHandlers(st, sub, &scope)
 	}
@@ -141,16 +142,29 @@ func (h *ResourceHandler) ServeHTTP(w http.ResponseWriter, r *http.Request) {
 // fieldManagerFor tracks managedFields where a write changes the
 // resource's own object: the resource and its status. Other subresources
 // (scale, binding) write objects of another kind and are not tracked
-// (Kubernetes converts scale's managed fields; we do not).
-func fieldManagerFor(storage rest.Storage, sub string, kind, own api.KindInfo) *fieldmanager.FieldManager {
+// (Kubernetes converts scale's managed fields; we do not). The schema is
+// the kind's Go type's, or the one the storage gives (a custom resource's,
+// from its CRD). Without a status subresource the main resource owns
+// status like any field.
+func fieldManagerFor(storage rest.Storage, sub string, kind, own api.KindInfo, hasStatus bool) *fieldmanager.FieldManager {
 	if (sub != "" && sub != "status") || kind != own {
 		return nil
 	}
-	obj := storage.New()
-	if _, custom := obj.(*api.Unstructured); custom {
-		return nil
+	var t *typed.Type
+	if p, ok := storage.(interface{ ManagedFieldsSchema() *typed.Type }); ok {
+		t = p.ManagedFieldsSchema()
 	}
-	return fieldmanager.NewFieldManager(typed.ForObject(obj), kind.GroupVersion(), sub)
+	if obj := storage.New(); t == nil {
+		if _, custom := obj.(*api.Unstructured); custom {
+			return nil
+		}
+		t = typed.ForObject(obj)
+	}
+	fm := fieldmanager.NewFieldManager(t, kind.GroupVersion(), sub)
+	if !hasStatus {
+		fm.ResetFields = nil
+	}
+	return fm
 }
 
 // registerResourceHandlers serves exactly the verbs the storage

@@ -42,7 +42,9 @@ type Type struct {
 	Atomic bool
 	// Fields are a Struct's fields by JSON name.
 	Fields map[string]*Type
-	// Elem is the type of a Map's values or a List's elements.
+	// Elem is the type of a Map's values or a List's elements; on a
+	// Struct, of the fields it keeps without declaring them (a custom
+	// resource's x-kubernetes-preserve-unknown-fields), nil if none.
 	Elem *Type
 	// ListType is atomic, set or map; Keys are a map list's key fields and
 	// KeyDefaults the values of key fields an element may omit.

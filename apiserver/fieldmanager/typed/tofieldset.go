@@ -75,11 +75,13 @@ func toFieldSet(s *fieldpath.Set, p fieldpath.Path, v any, t *Type) error {
 }
 
 // childType is the type of a struct's field or a map's value, and whether
-// the key is a declared field; nil if a struct has no such field.
+// the key is a declared field; for a struct without such a field, its Elem
+// (the type of fields it keeps without declaring them), usually nil.
 func childType(t *Type, key string) (*Type, bool) {
 	if t.Kind == Struct {
-		ft, ok := t.Fields[key]
-		return ft, ok
+		if ft, ok := t.Fields[key]; ok {
+			return ft, true
+		}
 	}
 	return t.Elem, false
 }

@@ -4,6 +4,7 @@ import (
 	"context"
 
 	"kubeloop/api"
+	"kubeloop/apiserver/fieldmanager/typed"
 	"kubeloop/apiserver/registry/rest"
 )
 
@@ -31,6 +32,9 @@ var _ rest.Patcher = (*StatusREST)(nil)
 
 // New is an empty object of the parent's kind.
 func (r *StatusREST) New() api.Object { return r.store.New() }
+
+// ManagedFieldsSchema is the parent store's.
+func (r *StatusREST) ManagedFieldsSchema() *typed.Type { return r.store.ManagedFieldsSchema() }
 
 // Get reads the object.
 func (r *StatusREST) Get(ctx context.Context, name string, opts *rest.GetOptions) (api.Object, error) {

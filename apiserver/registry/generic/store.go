@@ -9,6 +9,7 @@ import (
 
 	"kubeloop/api"
 	"kubeloop/apiserver/endpoints/request"
+	"kubeloop/apiserver/fieldmanager/typed"
 	"kubeloop/apiserver/registry/rest"
 	"kubeloop/store"
 )
@@ -41,7 +42,14 @@ type Store struct {
 	// ShouldDeleteDuringUpdate. Kubernetes: Store.ShouldDeleteDuringUpdate,
 	// which the namespace registry overrides too.
 	ShouldDeleteDuringUpdate func(obj api.Object) bool
+	// ManagedFieldsType is the schema managedFields are tracked by for
+	// objects without a Go type (custom resources); nil: the kind's Go type.
+	ManagedFieldsType *typed.Type
 }
+
+// ManagedFieldsSchema is the schema the handlers' field manager reads
+// this store's objects by, nil for a kind's Go type.
+func (e *Store) ManagedFieldsSchema() *typed.Type { return e.ManagedFieldsType }
 
 // Options is what every REST storage constructor takes: the resource, its
 // storage, its table printer and a logger.

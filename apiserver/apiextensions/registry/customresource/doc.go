@@ -30,7 +30,7 @@
 //
 // What we simplify: defaults are applied when a body is decoded, not again
 // when an object is read from etcd (an object stored before its schema got
-// a default shows without it until it is written); no managedFields; no
+// a default shows without it until it is written); no
 // ratcheting of validation on unchanged fields; metadata unknown fields are
 // dropped without being reported.
 package customresource

@@ -25,6 +25,7 @@ func NewStorage(o generic.Options, v *Version, storageVersion string) (map[strin
 	}
 	strategy := NewStrategy(v)
 	store := generic.NewStore(o, strategy)
+	store.ManagedFieldsType = TypedSchema(v.Structural)
 	out := map[string]rest.Storage{"": store}
 	if v.Status != nil {
 		status := *store

@@ -144,9 +144,11 @@ type StatusStrategy struct {
 func (s StatusStrategy) PrepareForUpdate(_ context.Context, obj, old api.Object) {
 	u, o := obj.(*api.Unstructured), old.(*api.Unstructured)
 	status, ok := u.Content["status"]
-	rv := u.ResourceVersion
+	rv, managed := u.ResourceVersion, u.ManagedFields
 	*u = *o.DeepCopy()
-	u.ResourceVersion = rv
+	// managedFields are the handler's field manager's for this write, as
+	// in Kubernetes' status strategy.
+	u.ResourceVersion, u.ManagedFields = rv, managed
 	if u.Content == nil {
 		u.Content = map[string]any{}
 	}
