@@ -64,6 +64,15 @@ type kubectl struct {
 	bin       kubectlBinary
 	namespace string
 	env       []string
+	// kubeconfig is the suite cluster's unless set (a test's own server).
+	kubeconfig string
+}
+
+func (k *kubectl) kubeconfigPath() string {
+	if k.kubeconfig != "" {
+		return k.kubeconfig
+	}
+	return kl.KubeconfigPath
 }
 
 // result is one finished kubectl command.
@@ -76,7 +85,7 @@ type result struct {
 func (r result) out() string { return r.stdout + r.stderr }
 
 func (k *kubectl) args(args []string) []string {
-	base := []string{"--kubeconfig", kl.KubeconfigPath, "--cache-dir", k.t.TempDir()}
+	base := []string{"--kubeconfig", k.kubeconfigPath(), "--cache-dir", k.t.TempDir()}
 	if k.namespace != "" {
 		base = append(base, "-n", k.namespace)
 	}
@@ -85,7 +94,7 @@ func (k *kubectl) args(args []string) []string {
 
 func (k *kubectl) command(ctx context.Context, args ...string) *exec.Cmd {
 	cmd := exec.CommandContext(ctx, k.bin.path, k.args(args)...)
-	cmd.Env = append(append(os.Environ(), "KUBECONFIG="+kl.KubeconfigPath), k.env...)
+	cmd.Env = append(append(os.Environ(), "KUBECONFIG="+k.kubeconfigPath()), k.env...)
 	return cmd
 }
 
