@@ -127,12 +127,28 @@ func WriteMermaid(w io.Writer, events []Event) error {
 		if e.Step != Off {
 			step = fmt.Sprint(int(e.Step))
 		}
-		msg := fmt.Sprintf("[%s] %s %s %s rv %s (+%.0f ms) %s", step, e.Component, e.Hop, e.Key,
-			e.ResourceVersion, float64(e.Time.Sub(base))/float64(time.Millisecond), e.Detail)
-		fmt.Fprintf(&b, "    %s%s%s: %s\n", from, kind, to, mermaidText(msg))
+		fmt.Fprintf(&b, "    %s%s%s: %s\n", from, kind, to, mermaidText(message(step, e, base)))
 	}
 	_, err := io.WriteString(w, b.String())
 	return err
+}
+
+// message is an arrow's text: the step, the hop and its object, the
+// version and time, the detail. The participant says who, except which
+// node: a kubelet's message names it.
+func message(step string, e Event, base time.Time) string {
+	msg := "[" + step + "] " + string(e.Hop) + " " + e.Key
+	if strings.HasPrefix(e.Component, kubeletPrefix+"-") {
+		msg += " on " + strings.TrimPrefix(e.Component, kubeletPrefix+"-")
+	}
+	if e.ResourceVersion != "" {
+		msg += ", rv " + e.ResourceVersion
+	}
+	msg += fmt.Sprintf(", +%.0f ms", float64(e.Time.Sub(base))/float64(time.Millisecond))
+	if e.Detail != "" {
+		msg += " – " + e.Detail
+	}
+	return msg
 }
 
 // mermaidText keeps a message on one statement: ';' and '#' mean something

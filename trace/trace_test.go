@@ -168,11 +168,12 @@ func TestPrintAndMermaid(t *testing.T) {
 	out := m.String()
 	assert.True(t, strings.HasPrefix(out, "sequenceDiagram\n    participant K as kubectl scale\n"))
 	for _, want := range []string{
-		"    K->>A: [1] apiserver apiserver received default/web",
-		"    A->>E: [2] etcd etcd committed default/web rv 45 (+3 ms)",
-		"    A-->>RS: [3] watch cache watch cache dispatched",
-		"    RS->>RS: [3] replicaset workqueue add",
-		"    KL->>KL: [9] kubelet-node-1 kubelet start default/web-1 rv  (+9 ms) a,bc",
+		"    K->>A: [1] apiserver received default/web, +0 ms – PUT replicasets/scale\n",
+		"    A->>E: [2] etcd committed default/web, rv 45, +3 ms\n",
+		"    A-->>RS: [3] watch cache dispatched default/web, rv 45, +4 ms\n",
+		"    RS->>RS: [3] workqueue add default/web, +5 ms\n",
+		"    KL->>KL: [9] kubelet start default/web-1 on node-1, +9 ms – a,bc\n",
+		"    K->>A: [·] apiserver received default/web, +10 ms\n",
 	} {
 		assert.Contains(t, out, want)
 	}

@@ -3,6 +3,7 @@ package cmd
 import (
 	"context"
 	"fmt"
+	"net/url"
 	"regexp"
 	"strings"
 	"testing"
@@ -10,6 +11,8 @@ import (
 
 	"github.com/stretchr/testify/assert"
 	"github.com/stretchr/testify/require"
+
+	"kubeloop/api"
 )
 
 // TestTraceStreamsTheServerHopsOfAScale runs `trace rs web` while the
@@ -55,4 +58,16 @@ func TestTraceTakesOneObject(t *testing.T) {
 	r := kl(t, "default", "", "trace", "rs")
 	assert.Equal(t, 2, r.code)
 	assert.Contains(t, r.err, "NAME")
+}
+
+func TestTraceEndpointRefusesAPartialObjectAndOtherVerbs(t *testing.T) {
+	ctx := context.Background()
+	_, err := testCluster.Client.Stream(ctx, "/debug/trace", url.Values{"kind": {"ReplicaSet"}, "namespace": {"default"}})
+	require.Error(t, err)
+	assert.True(t, api.IsBadRequest(err), "%v", err)
+	assert.Contains(t, err.Error(), "kind, resource and name go together")
+
+	_, err = testCluster.Client.DoRaw(ctx, "POST", "/debug/trace", nil, []byte("{}"))
+	require.Error(t, err)
+	assert.True(t, api.IsMethodNotSupported(err), "%v", err)
 }
