@@ -8,6 +8,7 @@ import (
 	"log/slog"
 	"net/http"
 	"net/url"
+	"strconv"
 	"time"
 
 	"golang.org/x/time/rate"
@@ -154,19 +155,50 @@ func (c *Client) do(ctx context.Context, r *request) ([]byte, error) {
 		ctx, cancel = context.WithTimeout(ctx, c.timeout)
 		defer cancel()
 	}
-	resp, err := c.send(ctx, r)
-	if err != nil {
-		return nil, err
+	for retries := 0; ; retries++ {
+		resp, err := c.send(ctx, r)
+		if err != nil {
+			return nil, err
+		}
+		data, err := io.ReadAll(resp.Body)
+		resp.Body.Close()
+		if err != nil {
+			return nil, fmt.Errorf("client: %s %s: read body: %w", r.verb, r.path, err)
+		}
+		if resp.StatusCode >= 200 && resp.StatusCode <= 299 {
+			return data, nil
+		}
+		wait, ok := retryAfter(resp)
+		if !ok || retries >= maxRetries {
+			return nil, errorFromResponse(r.verb, resp.StatusCode, data)
+		}
+		c.log.Debug("retrying", "verb", r.verb, "path", r.path, "code", resp.StatusCode, "retryAfter", wait)
+		select {
+		case <-ctx.Done():
+			return nil, errorFromResponse(r.verb, resp.StatusCode, data)
+		case <-time.After(wait):
+		}
 	}
-	defer resp.Body.Close()
-	data, err := io.ReadAll(resp.Body)
-	if err != nil {
-		return nil, fmt.Errorf("client: %s %s: read body: %w", r.verb, r.path, err)
+}
+
+// maxRetries is how often a request the server asked to retry later is
+// sent again, as client-go's default (rest.Request maxRetries 10).
+const maxRetries = 10
+
+// retryAfter reports whether the server asked to be tried again — a 429
+// or a 5xx with "Retry-After: <seconds>" — and after how long. Only the
+// header counts: a 429 without it is an answer, not a request to wait.
+// client-go: rest/request.go (checkWait), which retries every verb then,
+// since the server refused the request before doing anything.
+func retryAfter(resp *http.Response) (time.Duration, bool) {
+	if resp.StatusCode != http.StatusTooManyRequests && resp.StatusCode < 500 {
+		return 0, false
 	}
-	if resp.StatusCode < 200 || resp.StatusCode > 299 {
-		return nil, errorFromResponse(r.verb, resp.StatusCode, data)
+	secs, err := strconv.Atoi(resp.Header.Get("Retry-After"))
+	if err != nil || secs < 0 {
+		return 0, false
 	}
-	return data, nil
+	return time.Duration(secs) * time.Second, true
 }
 
 // DoRaw sends a request with a JSON body (nil for none) to an absolute path

@@ -4,14 +4,17 @@ import (
 	"context"
 	"io"
 	"net/http"
+	"sync/atomic"
 	"testing"
 	"time"
 
 	"github.com/stretchr/testify/assert"
 	"github.com/stretchr/testify/require"
 
+	"kubeloop/api"
 	"kubeloop/apiserver"
 	"kubeloop/apiserver/apiservertest"
+	"kubeloop/client"
 )
 
 // holdCreate starts a create whose body is still arriving, so it holds a
@@ -80,4 +83,58 @@ func TestMutatingRequestsBeyondTheLimitAre429(t *testing.T) {
 	require.Equal(t, http.StatusCreated, release())
 	assert.Equal(t, http.StatusCreated, s.DoAs(t, alice, context.Background(), "POST", "/api/v1/namespaces/"+ns+"/configmaps", "", cmJSON("third", nil), nil).Code,
 		"the slot is free again")
+}
+
+// countingRoundTripper counts the requests a client sends.
+type countingRoundTripper struct {
+	next http.RoundTripper
+	n    atomic.Int32
+}
+
+func (c *countingRoundTripper) RoundTrip(r *http.Request) (*http.Response, error) {
+	c.n.Add(1)
+	return c.next.RoundTrip(r)
+}
+
+// kubeloop's client waits out a 429's Retry-After and tries again, as
+// client-go does, so a burst past the limit slows down instead of failing.
+func TestClientRetriesAfterRetryAfter(t *testing.T) {
+	s, err := apiservertest.Start(srv.Etcd, apiserver.Config{MaxMutatingRequestsInFlight: 1})
+	require.NoError(t, err)
+	t.Cleanup(s.API.Close)
+	ns := s.NewNamespace(t)
+	alice := s.AsUser(t, "alice")
+	release := holdCreate(t, s, alice, ns)
+	require.Eventually(t, func() bool {
+		return s.DoAs(t, alice, context.Background(), "POST", "/api/v1/namespaces/"+ns+"/configmaps", "", cmJSON("probe", nil), nil).Code == http.StatusTooManyRequests
+	}, 20*time.Second, 10*time.Millisecond)
+
+	kp, err := s.CA.IssueClient("alice", nil)
+	require.NoError(t, err)
+	counter := &countingRoundTripper{}
+	cl, err := client.NewForConfig(&client.Config{Host: s.URL,
+		TLS:           client.TLSConfig{CAData: s.CA.CertPEM, CertData: kp.CertPEM, KeyData: kp.KeyPEM},
+		WrapTransport: func(rt http.RoundTripper) http.RoundTripper { counter.next = rt; return counter }})
+	require.NoError(t, err)
+	created := make(chan error, 1)
+	go func() {
+		_, err := client.For[*api.ConfigMap](cl).Namespace(ns).Create(context.Background(),
+			&api.ConfigMap{ObjectMeta: api.ObjectMeta{Name: "patient"}}, client.CreateOptions{})
+		created <- err
+	}()
+	// A second request only happens after a refusal and its Retry-After.
+	require.Eventually(t, func() bool { return counter.n.Load() >= 2 }, 20*time.Second, 10*time.Millisecond,
+		"the refused create is tried again")
+	select {
+	case err := <-created:
+		t.Fatalf("the create finished while the slot was still held: %v", err)
+	default:
+	}
+	require.Equal(t, http.StatusCreated, release())
+	select {
+	case err := <-created:
+		require.NoError(t, err)
+	case <-time.After(30 * time.Second):
+		t.Fatal("the client never got its create through")
+	}
 }
