@@ -79,6 +79,15 @@ func typeDocs() map[string]typeDoc {
 				"Target":     "The node to bind to: kind \"Node\" and its name.",
 			},
 		},
+		"BoundObjectReference": {
+			doc: "BoundObjectReference names the object a token is bound to.",
+			fields: map[string]string{
+				"Kind":       "Kind of the referent: \"Pod\".",
+				"APIVersion": "API version of the referent: \"v1\".",
+				"Name":       "Name of the referent, in the service account's namespace.",
+				"UID":        "UID of the referent; if set it must match the object's.",
+			},
+		},
 		"CSIVolumeSource": {
 			doc: "CSIVolumeSource is an inline volume served by an external Container Storage Interface driver for the pod's lifetime.",
 			fields: map[string]string{
@@ -2314,6 +2323,20 @@ func typeDocs() map[string]typeDoc {
 				"NonResourceAttributes": "A non-resource request.",
 			},
 		},
+		"SelfSubjectReview": {
+			doc: "SelfSubjectReview is the body of POST selfsubjectreviews: the server fills status with who the caller is, as authentication found it (what `kubectl auth whoami` prints). It is never stored (authentication.k8s.io/v1).",
+			fields: map[string]string{
+				"TypeMeta":   "Kind \"SelfSubjectReview\" and apiVersion \"authentication.k8s.io/v1\".",
+				"ObjectMeta": "Standard object metadata; ignored.",
+				"Status":     "The caller, filled in by the server.",
+			},
+		},
+		"SelfSubjectReviewStatus": {
+			doc: "SelfSubjectReviewStatus holds the caller's user information.",
+			fields: map[string]string{
+				"UserInfo": "The user's attributes after impersonation.",
+			},
+		},
 		"SelfSubjectRulesReview": {
 			doc: "SelfSubjectRulesReview lists what the caller may do in a namespace, as far as the authorizer can say (RBAC can; others may answer incomplete).",
 			fields: map[string]string{
@@ -2526,6 +2549,30 @@ func typeDocs() map[string]typeDoc {
 				"Time": "The instant, kept in UTC at whole seconds.",
 			},
 		},
+		"TokenRequest": {
+			doc: "TokenRequest is the body of POST serviceaccounts/NAME/token: a request for a ServiceAccount token, answered with the token in status. It is never stored (authentication.k8s.io/v1).",
+			fields: map[string]string{
+				"TypeMeta":   "Kind \"TokenRequest\" and apiVersion \"authentication.k8s.io/v1\".",
+				"ObjectMeta": "Name and namespace of the service account.",
+				"Spec":       "What the token is for and how long it lives.",
+				"Status":     "The issued token, filled in by the server.",
+			},
+		},
+		"TokenRequestSpec": {
+			doc: "TokenRequestSpec is what a token is for.",
+			fields: map[string]string{
+				"Audiences":         "Who the token is meant for: a recipient accepts it only if it recognises one of these. Empty means the apiserver's own audience.",
+				"ExpirationSeconds": "Requested lifetime in seconds (default one hour, at least ten minutes).",
+				"BoundObjectRef":    "An object the token is bound to: the token stops working when that object is deleted. Only a Pod is supported here.",
+			},
+		},
+		"TokenRequestStatus": {
+			doc: "TokenRequestStatus is the issued token.",
+			fields: map[string]string{
+				"Token":               "The token itself: a signed JWT.",
+				"ExpirationTimestamp": "When the token stops being valid.",
+			},
+		},
 		"Toleration": {
 			doc: "Toleration lets a pod schedule onto (or stay on) a node with a matching taint. It matches a taint's key, value and effect, comparing the value with its operator.",
 			fields: map[string]string{
@@ -2606,6 +2653,15 @@ func typeDocs() map[string]typeDoc {
 		},
 		"UnstructuredList": {
 			doc: "UnstructuredList is a list of custom resources: {\"items\":[...]}.",
+		},
+		"UserInfo": {
+			doc: "UserInfo is a user as authentication sees it.",
+			fields: map[string]string{
+				"Username": "The name that uniquely identifies the user among all active users.",
+				"UID":      "A unique value that identifies the user across time.",
+				"Groups":   "The groups the user is in.",
+				"Extra":    "Further information the authenticator provided.",
+			},
 		},
 		"ValidationRule": {
 			doc: "ValidationRule is one x-kubernetes-validations entry: a CEL expression over `self` (the node's value) and, in a transition rule, `oldSelf` (the stored value), which must be true.",

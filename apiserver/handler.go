@@ -12,6 +12,7 @@ import (
 	"kubeloop/apiserver/endpoints/handlers"
 	"kubeloop/apiserver/filters"
 	"kubeloop/apiserver/openapi"
+	authenticationreviews "kubeloop/apiserver/registry/authentication"
 	authorizationreviews "kubeloop/apiserver/registry/authorization"
 	"kubeloop/apiserver/serializer"
 )
@@ -56,13 +57,15 @@ func (s *Server) buildHandler(reg *prometheus.Registry) (http.Handler, error) {
 	mux.Handle(authorizationreviews.Prefix, &authorizationreviews.Handler{
 		Authorizer: s.authorizer, Resolver: s.rulesResolver(), Serializers: serializer.SupportedMediaTypes(),
 	})
+	mux.Handle(authenticationreviews.Path, &authenticationreviews.SelfSubjectReviewHandler{Serializers: serializer.SupportedMediaTypes()})
 	mux.Handle("/", apis)
 
 	// Kubernetes' order, innermost first: authorization, the in-flight
-	// limit, (impersonation,) authentication, request info, panic recovery.
+	// limit, impersonation, authentication, request info, panic recovery.
 	var h http.Handler = mux
 	h = filters.WithAuthorization(h, s.authorizer, s.log)
 	h = filters.WithMaxInFlightLimit(h, s.maxRequestsInFlight, s.maxMutatingRequestsInFlight, s.metrics)
+	h = filters.WithImpersonation(h, s.authorizer, s.log)
 	h = filters.WithAuthentication(h, s.authenticator, s.log)
 	h = filters.WithRequestInfo(h)
 	h = filters.WithPanicRecovery(h, s.log)

@@ -1,7 +1,10 @@
 package pki
 
 import (
+	"crypto"
 	"crypto/x509"
+	"errors"
+	"fmt"
 	"net"
 	"os"
 	"path/filepath"
@@ -97,4 +100,31 @@ func ServingHosts(addr string) []string {
 	}
 	slices.Sort(hosts)
 	return slices.Compact(hosts)
+}
+
+// LoadOrCreateKey returns the private key in <dir>/<name>.key, creating it
+// on first use: the ServiceAccount token signing key (kubeadm's sa.key),
+// which must survive restarts or every issued token stops working.
+func LoadOrCreateKey(dir, name string) (crypto.Signer, error) {
+	path := filepath.Join(dir, name+".key")
+	if data, err := os.ReadFile(path); err == nil {
+		return ParseKey(data)
+	} else if !errors.Is(err, os.ErrNotExist) {
+		return nil, fmt.Errorf("pki: %w", err)
+	}
+	key, err := newKey()
+	if err != nil {
+		return nil, err
+	}
+	pemBytes, err := encodeKey(key)
+	if err != nil {
+		return nil, err
+	}
+	if err := os.MkdirAll(dir, 0o700); err != nil {
+		return nil, fmt.Errorf("pki: %w", err)
+	}
+	if err := os.WriteFile(path, pemBytes, 0o600); err != nil {
+		return nil, fmt.Errorf("pki: %w", err)
+	}
+	return key, nil
 }
