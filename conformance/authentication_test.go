@@ -1,0 +1,91 @@
+package conformance
+
+import (
+	"context"
+	"encoding/base64"
+	"encoding/json"
+	"fmt"
+	"os"
+	"path/filepath"
+	"testing"
+
+	"github.com/stretchr/testify/assert"
+	"github.com/stretchr/testify/require"
+	authenticationv1 "k8s.io/api/authentication/v1"
+	apierrors "k8s.io/apimachinery/pkg/api/errors"
+	metav1 "k8s.io/apimachinery/pkg/apis/meta/v1"
+	"k8s.io/client-go/kubernetes"
+	"k8s.io/client-go/rest"
+)
+
+// whoamiOf decodes `kubectl auth whoami -o json`.
+func whoamiOf(t *testing.T, out string) authenticationv1.UserInfo {
+	t.Helper()
+	var r authenticationv1.SelfSubjectReview
+	require.NoError(t, json.Unmarshal([]byte(out), &r), out)
+	return r.Status.UserInfo
+}
+
+// The real kubectl authenticates with the kubeconfig's client
+// certificate, impersonates with --as/--as-group, and reports a bad token
+// as Kubernetes' "Unauthorized".
+func TestKubectlAuthentication(t *testing.T) {
+	for _, bin := range requireKubectls(t) {
+		t.Run(bin.version, func(t *testing.T) {
+			k := &kubectl{t: t, bin: bin}
+			me := whoamiOf(t, k.ok("auth", "whoami", "-o", "json"))
+			assert.Equal(t, "kubernetes-admin", me.Username)
+			assert.Equal(t, []string{"system:masters", "system:authenticated"}, me.Groups)
+
+			bob := whoamiOf(t, k.ok("auth", "whoami", "-o", "json", "--as", "bob", "--as-group", "dev"))
+			assert.Equal(t, "bob", bob.Username)
+			assert.Equal(t, []string{"dev", "system:authenticated"}, bob.Groups)
+
+			// A kubeconfig with the CA and a bad token only (with the admin's
+			// certificate beside it, the certificate would win).
+			tokenOnly := filepath.Join(t.TempDir(), "kubeconfig")
+			require.NoError(t, os.WriteFile(tokenOnly, []byte(fmt.Sprintf(`apiVersion: v1
+kind: Config
+current-context: bad
+clusters: [{name: kl, cluster: {server: %q, certificate-authority-data: %q}}]
+contexts: [{name: bad, context: {cluster: kl, user: bad}}]
+users: [{name: bad, user: {token: not-a-token}}]
+`, kl.URL, base64.StdEncoding.EncodeToString(kl.CA.CertPEM))), 0o600))
+			out := k.fails("get", "namespaces", "--kubeconfig", tokenOnly)
+			// What kubectl prints against any Kubernetes for a 401 during discovery.
+			assert.Contains(t, out, "error: You must be logged in to the server (the server has asked for the client to provide credentials)")
+		})
+	}
+}
+
+// client-go with a client certificate of its own, and impersonating
+// through rest.Config.Impersonate.
+func TestClientGoAuthenticatesWithCertificatesAndImpersonates(t *testing.T) {
+	alice, err := kl.CA.IssueClient("alice", []string{"dev"})
+	require.NoError(t, err)
+	cfg := adminConfig(t)
+	cfg.TLSClientConfig.CertData, cfg.TLSClientConfig.KeyData = alice.CertPEM, alice.KeyPEM
+	cs, err := kubernetes.NewForConfig(cfg)
+	require.NoError(t, err)
+	r, err := cs.AuthenticationV1().SelfSubjectReviews().Create(context.Background(), &authenticationv1.SelfSubjectReview{}, metav1.CreateOptions{})
+	require.NoError(t, err)
+	assert.Equal(t, "alice", r.Status.UserInfo.Username)
+	assert.Equal(t, []string{"dev", "system:authenticated"}, r.Status.UserInfo.Groups)
+
+	as := adminConfig(t)
+	as.Impersonate = rest.ImpersonationConfig{UserName: "carol", Groups: []string{"qa"}}
+	cs, err = kubernetes.NewForConfig(as)
+	require.NoError(t, err)
+	r, err = cs.AuthenticationV1().SelfSubjectReviews().Create(context.Background(), &authenticationv1.SelfSubjectReview{}, metav1.CreateOptions{})
+	require.NoError(t, err)
+	assert.Equal(t, "carol", r.Status.UserInfo.Username)
+
+	bad := adminConfig(t)
+	bad.TLSClientConfig.CertData, bad.TLSClientConfig.KeyData = nil, nil
+	bad.BearerToken = "not-a-token"
+	cs, err = kubernetes.NewForConfig(bad)
+	require.NoError(t, err)
+	_, err = cs.CoreV1().Namespaces().List(context.Background(), metav1.ListOptions{})
+	require.Error(t, err)
+	assert.True(t, apierrors.IsUnauthorized(err), "%v", err)
+}
