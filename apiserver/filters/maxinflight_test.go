@@ -46,15 +46,21 @@ func holdCreate(t *testing.T, s *apiservertest.Server, hc *http.Client, ns strin
 	}
 }
 
+// limitedServer is an apiserver that serves one write at a time, a
+// namespace in it, and a client for the (non-admin) user alice.
+func limitedServer(t *testing.T) (*apiservertest.Server, string, *http.Client) {
+	t.Helper()
+	s, err := apiservertest.Start(srv.Etcd, apiserver.Config{MaxMutatingRequestsInFlight: 1})
+	require.NoError(t, err)
+	t.Cleanup(s.API.Close)
+	return s, s.NewNamespace(t), s.AsUser(t, "alice")
+}
+
 // Past --max-mutating-requests-inflight a write is 429 TooManyRequests
 // with Retry-After, stores nothing, and reads, watches and system:masters
 // still get through.
 func TestMutatingRequestsBeyondTheLimitAre429(t *testing.T) {
-	s, err := apiservertest.Start(srv.Etcd, apiserver.Config{MaxMutatingRequestsInFlight: 1})
-	require.NoError(t, err)
-	t.Cleanup(s.API.Close)
-	ns := s.NewNamespace(t)
-	alice := s.AsUser(t, "alice")
+	s, ns, alice := limitedServer(t)
 
 	release := holdCreate(t, s, alice, ns)
 	// Wait until the held create has its slot: then a second write by
@@ -99,11 +105,7 @@ func (c *countingRoundTripper) RoundTrip(r *http.Request) (*http.Response, error
 // kubeloop's client waits out a 429's Retry-After and tries again, as
 // client-go does, so a burst past the limit slows down instead of failing.
 func TestClientRetriesAfterRetryAfter(t *testing.T) {
-	s, err := apiservertest.Start(srv.Etcd, apiserver.Config{MaxMutatingRequestsInFlight: 1})
-	require.NoError(t, err)
-	t.Cleanup(s.API.Close)
-	ns := s.NewNamespace(t)
-	alice := s.AsUser(t, "alice")
+	s, ns, alice := limitedServer(t)
 	release := holdCreate(t, s, alice, ns)
 	require.Eventually(t, func() bool {
 		return s.DoAs(t, alice, context.Background(), "POST", "/api/v1/namespaces/"+ns+"/configmaps", "", cmJSON("probe", nil), nil).Code == http.StatusTooManyRequests
