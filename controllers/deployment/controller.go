@@ -3,12 +3,12 @@ package deployment
 import (
 	"context"
 	"log/slog"
-	"sync"
 	"time"
 
 	"kubeloop/api"
 	"kubeloop/client"
 	"kubeloop/client/record"
+	"kubeloop/controllers/worker"
 	"kubeloop/informer"
 	"kubeloop/workqueue"
 )
@@ -103,41 +103,6 @@ func (dc *Controller) register(inf informer.SharedIndexInformer, what string, h 
 	dc.synced = append(dc.synced, reg.HasSynced)
 }
 
-// Run waits for the caches, starts workers and blocks until ctx ends; then
-// it shuts the queue down and returns once the workers have finished their
-// current sync.
-func (dc *Controller) Run(ctx context.Context, workers int) {
-	defer dc.queue.ShutDown()
-	dc.log.Info("starting controller", "workers", workers)
-	defer dc.log.Info("shutting down controller")
-	if !informer.WaitForCacheSync(ctx, dc.synced...) {
-		return
-	}
-	var wg sync.WaitGroup
-	for range workers {
-		wg.Add(1)
-		go func() { defer wg.Done(); dc.runWorker(ctx) }()
-	}
-	<-ctx.Done()
-	dc.queue.ShutDown()
-	wg.Wait()
-}
-
-func (dc *Controller) runWorker(ctx context.Context) {
-	for dc.processNextWorkItem(ctx) {
-	}
-}
-
-func (dc *Controller) processNextWorkItem(ctx context.Context) bool {
-	key, quit := dc.queue.Get()
-	if quit {
-		return false
-	}
-	defer dc.queue.Done(key)
-	dc.handleErr(key, dc.syncHandler(ctx, key))
-	return true
-}
-
 // handleErr forgets a key that synced (or whose namespace is going away:
 // every write there fails, and the namespace controller removes the lot),
 // and retries one that failed, with back-off, up to maxRetries times.
@@ -168,4 +133,16 @@ func (dc *Controller) enqueueRateLimited(d *api.Deployment) {
 func (dc *Controller) enqueueAfter(d *api.Deployment, after time.Duration) {
 	key, _ := api.MetaNamespaceKeyFunc(d)
 	dc.queue.AddAfter(key, after)
+}
+
+// Run is the worker loop every controller shares (package worker): wait
+// for the caches, run workers until ctx ends, then stop them.
+func (dc *Controller) Run(ctx context.Context, workers int) {
+	dc.loop().Run(ctx, workers)
+}
+
+func (dc *Controller) loop() *worker.Loop {
+	return &worker.Loop{Log: dc.log, Queue: dc.queue, Synced: dc.synced,
+		Sync:      func(ctx context.Context, key string) error { return dc.syncHandler(ctx, key) },
+		HandleErr: func(_ context.Context, key string, err error) { dc.handleErr(key, err) }}
 }

@@ -3,13 +3,13 @@ package job
 import (
 	"context"
 	"log/slog"
-	"sync"
 	"time"
 
 	"kubeloop/api"
 	"kubeloop/client"
 	"kubeloop/client/record"
 	"kubeloop/controllers/replicaset"
+	"kubeloop/controllers/worker"
 	"kubeloop/informer"
 	"kubeloop/workqueue"
 )
@@ -136,71 +136,6 @@ func (jm *Controller) addSynced(reg interface{ HasSynced() bool }, err error, wh
 	jm.synced = append(jm.synced, reg.HasSynced)
 }
 
-// Run waits for the caches, starts workers (and one orphan-pod worker) and
-// blocks until ctx ends; it returns once they have finished.
-func (jm *Controller) Run(ctx context.Context, workers int) {
-	defer jm.queue.ShutDown()
-	defer jm.orphanQueue.ShutDown()
-	jm.log.Info("starting controller", "workers", workers)
-	defer jm.log.Info("shutting down controller")
-	if !informer.WaitForCacheSync(ctx, jm.synced...) {
-		return
-	}
-	var wg sync.WaitGroup
-	for range workers {
-		wg.Add(1)
-		go func() { defer wg.Done(); jm.runWorker(ctx) }()
-	}
-	wg.Add(1)
-	go func() { defer wg.Done(); jm.runOrphanWorker(ctx) }()
-	<-ctx.Done()
-	jm.queue.ShutDown()
-	jm.orphanQueue.ShutDown()
-	wg.Wait()
-}
-
-func (jm *Controller) runWorker(ctx context.Context) {
-	for jm.processNextWorkItem(ctx) {
-	}
-}
-
-// processNextWorkItem runs one sync: on success the key's back-off is
-// reset, on error the key comes back after 1 s doubling to 1 min.
-func (jm *Controller) processNextWorkItem(ctx context.Context) bool {
-	key, quit := jm.queue.Get()
-	if quit {
-		return false
-	}
-	defer jm.queue.Done(key)
-	if err := jm.syncHandler(ctx, key); err != nil {
-		jm.log.Error("sync failed, requeueing", "key", key, "err", err)
-		jm.queue.AddRateLimited(key)
-		return true
-	}
-	jm.queue.Forget(key)
-	return true
-}
-
-func (jm *Controller) runOrphanWorker(ctx context.Context) {
-	for jm.processNextOrphanPod(ctx) {
-	}
-}
-
-func (jm *Controller) processNextOrphanPod(ctx context.Context) bool {
-	key, quit := jm.orphanQueue.Get()
-	if quit {
-		return false
-	}
-	defer jm.orphanQueue.Done(key)
-	if err := jm.syncOrphanPod(ctx, key); err != nil {
-		jm.log.Error("orphan pod sync failed, requeueing", "pod", key, "err", err)
-		jm.orphanQueue.AddRateLimited(key)
-		return true
-	}
-	jm.orphanQueue.Forget(key)
-	return true
-}
-
 // syncOrphanPod takes the tracking finalizer off a pod that no running Job
 // of ours will count: it has no controller, or its Job is gone or finished.
 // Kubernetes: job_controller.go, syncOrphanPod.
@@ -274,4 +209,19 @@ func getControllerOf(m *api.ObjectMeta) *api.OwnerReference {
 		}
 	}
 	return nil
+}
+
+// Run is the worker loop every controller shares (package worker): wait
+// for the caches, run workers until ctx ends, then stop them. Beside the
+// Job workers, one worker drains the orphan-pod queue with the same loop.
+func (jm *Controller) Run(ctx context.Context, workers int) {
+	jm.loop().Run(ctx, workers)
+}
+
+func (jm *Controller) loop() *worker.Loop {
+	orphans := &worker.Loop{Log: jm.log.With("queue", "orphan pods"), Queue: jm.orphanQueue, Sync: jm.syncOrphanPod}
+	return &worker.Loop{Log: jm.log, Queue: jm.queue, Synced: jm.synced,
+		Sync:         func(ctx context.Context, key string) error { return jm.syncHandler(ctx, key) },
+		AlsoRun:      []func(context.Context){orphans.RunWorker},
+		AlsoShutDown: []interface{ ShutDown() }{jm.orphanQueue}}
 }

@@ -4,11 +4,10 @@ import (
 	"context"
 	"fmt"
 	"log/slog"
-	"sync"
-	"time"
 
 	"kubeloop/api"
 	"kubeloop/client"
+	"kubeloop/controllers/worker"
 	"kubeloop/informer"
 	"kubeloop/workqueue"
 )
@@ -104,63 +103,6 @@ func (c *Controller) enqueue(obj any) {
 	c.queue.Add(key)
 }
 
-// Run waits for the cache, starts workers and blocks until ctx ends; then
-// it shuts the queue down and waits for the workers to finish.
-func (c *Controller) Run(ctx context.Context, workers int) {
-	c.log.Info("starting", "workers", workers)
-	defer c.log.Info("stopped")
-	var wg sync.WaitGroup
-	defer wg.Wait()
-	defer c.queue.ShutDown()
-
-	if !informer.WaitForCacheSync(ctx, c.cmSynced) {
-		return
-	}
-	for range workers {
-		wg.Add(1)
-		go func() {
-			defer wg.Done()
-			c.runWorker(ctx)
-		}()
-	}
-	<-ctx.Done()
-}
-
-func (c *Controller) runWorker(ctx context.Context) {
-	for c.processNextWorkItem(ctx) {
-	}
-}
-
-// processNextWorkItem reconciles one key: Forget on success, AddRateLimited
-// on error, Done always.
-func (c *Controller) processNextWorkItem(ctx context.Context) bool {
-	key, shutdown := c.queue.Get()
-	if shutdown {
-		return false
-	}
-	defer c.queue.Done(key)
-
-	start := time.Now()
-	err := c.syncHandler(ctx, key)
-	if err == nil {
-		c.queue.Forget(key)
-		return true
-	}
-	switch {
-	case ctx.Err() != nil:
-		// Shutting down: the queue is about to stop; nothing to report.
-		return true
-	case api.IsConflict(err):
-		// Someone wrote the ConfigMap after our cache saw it; the informer
-		// will bring the newer version, and the retry reconciles that.
-		c.log.Info("conflict, retrying", "key", key)
-	default:
-		c.log.Error("reconcile failed", "key", key, "err", err, "duration", time.Since(start))
-	}
-	c.queue.AddRateLimited(key)
-	return true
-}
-
 // syncConfigMap is the reconcile: read the cached ConfigMap, and if its
 // label is not right, write a corrected copy back through the API.
 func (c *Controller) syncConfigMap(ctx context.Context, key string) error {
@@ -197,4 +139,36 @@ func (c *Controller) syncConfigMap(ctx context.Context, key string) error {
 	}
 	c.log.Info("labelled", "key", key)
 	return nil
+}
+
+// Run is the worker loop every controller shares (package worker), the
+// tutorial's processNextWorkItem: Get, reconcile, Done, then Forget or
+// AddRateLimited.
+func (c *Controller) Run(ctx context.Context, workers int) {
+	c.loop().Run(ctx, workers)
+}
+
+func (c *Controller) loop() *worker.Loop {
+	return &worker.Loop{Log: c.log, Queue: c.queue, Synced: []func() bool{c.cmSynced},
+		Sync: func(ctx context.Context, key string) error { return c.syncHandler(ctx, key) }, HandleErr: c.handleErr}
+}
+
+// handleErr settles a key after its reconcile: Forget on success,
+// AddRateLimited on failure.
+func (c *Controller) handleErr(ctx context.Context, key string, err error) {
+	if err == nil {
+		c.queue.Forget(key)
+		return
+	}
+	switch {
+	case ctx.Err() != nil:
+		// Shutting down: the queue is about to stop; nothing to report.
+	case api.IsConflict(err):
+		// Someone wrote the ConfigMap after our cache saw it; the informer
+		// will bring the newer version, and the retry reconciles that.
+		c.log.Info("conflict, retrying", "key", key)
+	default:
+		c.log.Error("reconcile failed", "key", key, "err", err)
+	}
+	c.queue.AddRateLimited(key)
 }

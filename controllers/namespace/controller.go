@@ -4,13 +4,13 @@ import (
 	"context"
 	"errors"
 	"log/slog"
-	"sync"
 	"time"
 
 	"golang.org/x/time/rate"
 
 	"kubeloop/api"
 	"kubeloop/client"
+	"kubeloop/controllers/worker"
 	"kubeloop/informer"
 	"kubeloop/workqueue"
 )
@@ -120,37 +120,35 @@ func (c *Controller) enqueueNamespace(obj any) {
 	c.queue.AddAfter(ns.Name, c.gracePeriod)
 }
 
-// Run waits for the cache, starts workers and blocks until ctx ends.
-func (c *Controller) Run(ctx context.Context, workers int) {
-	c.log.Info("starting", "workers", workers)
-	defer c.log.Info("stopped")
-	var wg sync.WaitGroup
-	defer wg.Wait()
-	defer c.queue.ShutDown()
-	if !informer.WaitForCacheSync(ctx, c.nsSynced) {
-		return
+// syncNamespaceFromKey deletes the namespace's content if it is being
+// deleted; the deleter reads the namespace live, since the cache may lag.
+func (c *Controller) syncNamespaceFromKey(ctx context.Context, key string) error {
+	start := time.Now()
+	defer func() { c.log.Debug("synced", "namespace", key, "duration", time.Since(start)) }()
+	if _, err := c.nsLister.Get(key); api.IsNotFound(err) {
+		c.log.Info("namespace has been deleted", "namespace", key)
+		return nil
+	} else if err != nil {
+		return err
 	}
-	for range workers {
-		wg.Add(1)
-		go func() {
-			defer wg.Done()
-			for c.processNextWorkItem(ctx) {
-			}
-		}()
-	}
-	<-ctx.Done()
+	return c.deleter.Delete(ctx, key)
 }
 
-// processNextWorkItem syncs one namespace. Content that is still going
-// away is not a failure: the namespace comes back after half the time
-// its slowest pods may take, instead of after a backoff.
-func (c *Controller) processNextWorkItem(ctx context.Context) bool {
-	key, shutdown := c.queue.Get()
-	if shutdown {
-		return false
-	}
-	defer c.queue.Done(key)
-	err := c.syncHandler(ctx, key)
+// Run is the worker loop every controller shares (package worker): wait
+// for the cache, run workers until ctx ends, then stop them.
+func (c *Controller) Run(ctx context.Context, workers int) {
+	c.loop().Run(ctx, workers)
+}
+
+func (c *Controller) loop() *worker.Loop {
+	return &worker.Loop{Log: c.log, Queue: c.queue, Synced: []func() bool{c.nsSynced},
+		Sync: func(ctx context.Context, key string) error { return c.syncHandler(ctx, key) }, HandleErr: c.handleErr}
+}
+
+// handleErr settles one namespace's key. Content that is still going away
+// is not a failure: the namespace comes back after half the time its
+// slowest pods may take, instead of after a backoff.
+func (c *Controller) handleErr(ctx context.Context, key string, err error) {
 	var remaining *ResourcesRemainingError
 	switch {
 	case err == nil:
@@ -164,19 +162,4 @@ func (c *Controller) processNextWorkItem(ctx context.Context) bool {
 		c.log.Error("deletion failed", "namespace", key, "err", err)
 		c.queue.AddRateLimited(key)
 	}
-	return true
-}
-
-// syncNamespaceFromKey deletes the namespace's content if it is being
-// deleted; the deleter reads the namespace live, since the cache may lag.
-func (c *Controller) syncNamespaceFromKey(ctx context.Context, key string) error {
-	start := time.Now()
-	defer func() { c.log.Debug("synced", "namespace", key, "duration", time.Since(start)) }()
-	if _, err := c.nsLister.Get(key); api.IsNotFound(err) {
-		c.log.Info("namespace has been deleted", "namespace", key)
-		return nil
-	} else if err != nil {
-		return err
-	}
-	return c.deleter.Delete(ctx, key)
 }

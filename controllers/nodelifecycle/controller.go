@@ -9,6 +9,7 @@ import (
 	"kubeloop/api"
 	"kubeloop/client"
 	"kubeloop/client/record"
+	"kubeloop/controllers/worker"
 	"kubeloop/informer"
 	"kubeloop/workqueue"
 )
@@ -119,22 +120,6 @@ func NewController(c *client.Client, nodeInformer informer.TypedInformer[*api.No
 	return nc
 }
 
-// Run waits for the caches, starts the workers and the monitor, and blocks
-// until ctx ends; then it shuts the queue down, which stops the workers.
-func (nc *Controller) Run(ctx context.Context, workers int) {
-	defer nc.queue.ShutDown()
-	nc.log.Info("starting controller", "workers", workers)
-	defer nc.log.Info("shutting down controller")
-	if !informer.WaitForCacheSync(ctx, nc.synced...) {
-		return
-	}
-	for range workers {
-		go nc.runWorker(ctx)
-	}
-	go nc.runMonitor(ctx)
-	<-ctx.Done()
-}
-
 // runMonitor enqueues every node each NodeMonitorPeriod: a node that went
 // silent causes no event, so only a clock can notice it.
 // Kubernetes: the monitorNodeHealth loop.
@@ -151,26 +136,6 @@ func (nc *Controller) runMonitor(ctx context.Context) {
 			nc.queue.Add(n.Name)
 		}
 	}
-}
-
-func (nc *Controller) runWorker(ctx context.Context) {
-	for nc.processNextWorkItem(ctx) {
-	}
-}
-
-func (nc *Controller) processNextWorkItem(ctx context.Context) bool {
-	key, quit := nc.queue.Get()
-	if quit {
-		return false
-	}
-	defer nc.queue.Done(key)
-	if err := nc.syncNode(ctx, key); err != nil {
-		nc.log.Error("sync failed, requeueing", "node", key, "err", err)
-		nc.queue.AddRateLimited(key)
-		return true
-	}
-	nc.queue.Forget(key)
-	return true
 }
 
 func (nc *Controller) enqueueLease(obj any) {
@@ -191,4 +156,16 @@ func (nc *Controller) deleteNode(obj any) {
 	if name != "" {
 		nc.queue.Add(name)
 	}
+}
+
+// Run is the worker loop every controller shares (package worker): wait
+// for the caches, run workers and the lease monitor until ctx ends, then
+// stop them.
+func (nc *Controller) Run(ctx context.Context, workers int) {
+	nc.loop().Run(ctx, workers)
+}
+
+func (nc *Controller) loop() *worker.Loop {
+	return &worker.Loop{Log: nc.log, Queue: nc.queue, Synced: nc.synced, Sync: nc.syncNode,
+		AlsoRun: []func(context.Context){nc.runMonitor}}
 }

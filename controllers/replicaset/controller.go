@@ -3,12 +3,12 @@ package replicaset
 import (
 	"context"
 	"log/slog"
-	"sync"
 	"time"
 
 	"kubeloop/api"
 	"kubeloop/client"
 	"kubeloop/client/record"
+	"kubeloop/controllers/worker"
 	"kubeloop/informer"
 	"kubeloop/workqueue"
 )
@@ -114,48 +114,6 @@ func NewController(c *client.Client, rsInformer informer.TypedInformer[*api.Repl
 	return rsc
 }
 
-// Run waits for the caches, starts workers and blocks until ctx ends; then
-// it shuts the queue down, which stops the workers, and returns once they
-// have finished their current sync.
-func (rsc *Controller) Run(ctx context.Context, workers int) {
-	defer rsc.queue.ShutDown()
-	rsc.log.Info("starting controller", "workers", workers)
-	defer rsc.log.Info("shutting down controller")
-	if !informer.WaitForCacheSync(ctx, rsc.synced...) {
-		return
-	}
-	var wg sync.WaitGroup
-	for range workers {
-		wg.Add(1)
-		go func() { defer wg.Done(); rsc.runWorker(ctx) }()
-	}
-	<-ctx.Done()
-	rsc.queue.ShutDown()
-	wg.Wait()
-}
-
-func (rsc *Controller) runWorker(ctx context.Context) {
-	for rsc.processNextWorkItem(ctx) {
-	}
-}
-
-// processNextWorkItem runs one sync. On success the key's backoff is reset;
-// on error the key comes back after a growing delay.
-func (rsc *Controller) processNextWorkItem(ctx context.Context) bool {
-	key, quit := rsc.queue.Get()
-	if quit {
-		return false
-	}
-	defer rsc.queue.Done(key)
-	if err := rsc.syncHandler(ctx, key); err != nil {
-		rsc.log.Error("sync failed, requeueing", "key", key, "err", err)
-		rsc.queue.AddRateLimited(key)
-		return true
-	}
-	rsc.queue.Forget(key)
-	return true
-}
-
 func (rsc *Controller) enqueue(rs *api.ReplicaSet) {
 	key, _ := api.MetaNamespaceKeyFunc(rs)
 	rsc.queue.Add(key)
@@ -164,4 +122,15 @@ func (rsc *Controller) enqueue(rs *api.ReplicaSet) {
 func (rsc *Controller) enqueueAfter(rs *api.ReplicaSet, d time.Duration) {
 	key, _ := api.MetaNamespaceKeyFunc(rs)
 	rsc.queue.AddAfter(key, d)
+}
+
+// Run is the worker loop every controller shares (package worker): wait
+// for the caches, run workers until ctx ends, then stop them.
+func (rsc *Controller) Run(ctx context.Context, workers int) {
+	rsc.loop().Run(ctx, workers)
+}
+
+func (rsc *Controller) loop() *worker.Loop {
+	return &worker.Loop{Log: rsc.log, Queue: rsc.queue, Synced: rsc.synced,
+		Sync: func(ctx context.Context, key string) error { return rsc.syncHandler(ctx, key) }}
 }

@@ -4,11 +4,11 @@ import (
 	"context"
 	"errors"
 	"log/slog"
-	"sync"
 	"time"
 
 	"kubeloop/api"
 	"kubeloop/client"
+	"kubeloop/controllers/worker"
 	"kubeloop/informer"
 	"kubeloop/workqueue"
 )
@@ -98,47 +98,6 @@ func (c *Controller) enqueueNamespace(obj any) {
 	}
 }
 
-// Run waits for the caches, starts workers and blocks until ctx ends.
-func (c *Controller) Run(ctx context.Context, workers int) {
-	c.log.Info("starting", "workers", workers)
-	defer c.log.Info("stopped")
-	var wg sync.WaitGroup
-	defer wg.Wait()
-	defer c.queue.ShutDown()
-	if !informer.WaitForCacheSync(ctx, c.synced...) {
-		return
-	}
-	for range workers {
-		wg.Add(1)
-		go func() {
-			defer wg.Done()
-			for c.processNextWorkItem(ctx) {
-			}
-		}()
-	}
-	<-ctx.Done()
-}
-
-// processNextWorkItem: Forget on success, AddRateLimited on error.
-func (c *Controller) processNextWorkItem(ctx context.Context) bool {
-	key, shutdown := c.queue.Get()
-	if shutdown {
-		return false
-	}
-	defer c.queue.Done(key)
-	err := c.syncHandler(ctx, key)
-	switch {
-	case err == nil:
-		c.queue.Forget(key)
-		return true
-	case ctx.Err() != nil:
-		return true
-	}
-	c.log.Error("sync failed", "namespace", key, "err", err)
-	c.queue.AddRateLimited(key)
-	return true
-}
-
 // syncNamespace is the reconcile: an active namespace gets every
 // ServiceAccount it lacks, read from the cache. A namespace that is
 // terminating gets nothing (its creates would be refused anyway), and an
@@ -178,4 +137,28 @@ func (c *Controller) syncNamespace(ctx context.Context, key string) error {
 		}
 	}
 	return errors.Join(failures...)
+}
+
+// Run is the worker loop every controller shares (package worker): wait
+// for the caches, run workers until ctx ends, then stop them.
+func (c *Controller) Run(ctx context.Context, workers int) {
+	c.loop().Run(ctx, workers)
+}
+
+func (c *Controller) loop() *worker.Loop {
+	return &worker.Loop{Log: c.log, Queue: c.queue, Synced: c.synced,
+		Sync: func(ctx context.Context, key string) error { return c.syncHandler(ctx, key) }, HandleErr: c.handleErr}
+}
+
+// handleErr: Forget on success, AddRateLimited on error, nothing once
+// shutting down.
+func (c *Controller) handleErr(ctx context.Context, key string, err error) {
+	switch {
+	case err == nil:
+		c.queue.Forget(key)
+	case ctx.Err() != nil:
+	default:
+		c.log.Error("sync failed", "namespace", key, "err", err)
+		c.queue.AddRateLimited(key)
+	}
 }

@@ -4,12 +4,12 @@ import (
 	"context"
 	"fmt"
 	"log/slog"
-	"sync"
 	"time"
 
 	"kubeloop/api"
 	"kubeloop/client"
 	"kubeloop/controllers/job"
+	"kubeloop/controllers/worker"
 	"kubeloop/informer"
 	"kubeloop/workqueue"
 )
@@ -78,44 +78,6 @@ func (tc *Controller) addJob(obj any) {
 	}
 	key, _ := api.MetaNamespaceKeyFunc(j)
 	tc.queue.Add(key)
-}
-
-// Run waits for the cache, starts workers and blocks until ctx ends.
-func (tc *Controller) Run(ctx context.Context, workers int) {
-	defer tc.queue.ShutDown()
-	tc.log.Info("starting controller", "workers", workers)
-	defer tc.log.Info("shutting down controller")
-	if !informer.WaitForCacheSync(ctx, tc.synced) {
-		return
-	}
-	var wg sync.WaitGroup
-	for range workers {
-		wg.Add(1)
-		go func() { defer wg.Done(); tc.runWorker(ctx) }()
-	}
-	<-ctx.Done()
-	tc.queue.ShutDown()
-	wg.Wait()
-}
-
-func (tc *Controller) runWorker(ctx context.Context) {
-	for tc.processNextWorkItem(ctx) {
-	}
-}
-
-func (tc *Controller) processNextWorkItem(ctx context.Context) bool {
-	key, quit := tc.queue.Get()
-	if quit {
-		return false
-	}
-	defer tc.queue.Done(key)
-	if err := tc.processJob(ctx, key); err != nil {
-		tc.log.Error("cleaning up job failed, requeueing", "key", key, "err", err)
-		tc.queue.AddRateLimited(key)
-		return true
-	}
-	tc.queue.Forget(key)
-	return true
 }
 
 // processJob deletes the Job if its TTL has run out, else comes back when
@@ -206,4 +168,14 @@ func jobFinishTime(j *api.Job) (time.Time, error) {
 		}
 	}
 	return time.Time{}, fmt.Errorf("unable to find the status of the finished Job %s/%s", j.Namespace, j.Name)
+}
+
+// Run is the worker loop every controller shares (package worker): wait
+// for the caches, run workers until ctx ends, then stop them.
+func (tc *Controller) Run(ctx context.Context, workers int) {
+	tc.loop().Run(ctx, workers)
+}
+
+func (tc *Controller) loop() *worker.Loop {
+	return &worker.Loop{Log: tc.log, Queue: tc.queue, Synced: []func() bool{tc.synced}, Sync: tc.processJob}
 }
