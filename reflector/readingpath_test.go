@@ -64,8 +64,10 @@ func (s *seen) log(op string) error {
 	s.changed <- struct{}{}
 	return nil
 }
-func (s *seen) Add(obj any) error    { return s.log("add " + name(obj)) }
-func (s *seen) Update(obj any) error { return s.log("update " + name(obj) + " rv=" + obj.(api.Object).GetObjectMeta().ResourceVersion) }
+func (s *seen) Add(obj any) error { return s.log("add " + name(obj)) }
+func (s *seen) Update(obj any) error {
+	return s.log("update " + name(obj) + " rv=" + obj.(api.Object).GetObjectMeta().ResourceVersion)
+}
 func (s *seen) Delete(obj any) error { return s.log("delete " + name(obj)) }
 func (s *seen) Resync() error        { return nil }
 func (s *seen) Replace(list []any, _ string) error {
