@@ -1,7 +1,7 @@
 # kubeloop: the two commands a newcomer needs are `make run` and `make test`.
 GO ?= go
 
-.PHONY: run test test-main test-conformance bench bench-all bench-scale chaos vet fmt
+.PHONY: run test test-main test-conformance bench bench-all bench-scale chaos vet fmt debug debug-headless
 
 run:
 	$(GO) run ./cmd/kubeloop up
@@ -99,3 +99,21 @@ test-exercises:
 grade:
 	@$(GO) run ./exercises/grade -ex "$(EX)" -format "$(or $(GRADE_FORMAT),table)" \
 		-tags "$(or $(GRADE_TAGS),exercise)" $(if $(BUG),-bug "$(BUG)") $(if $(V),-v)
+
+# The reading path in a debugger (docs/reading-path.md, "Stepping through a
+# step"): make debug STEP=N runs that step's test under Delve (go tool dlv,
+# pinned in go.mod) with the breakpoints of docs/debug/stepN.dlv set.
+# make debug-headless STEP=N waits on 127.0.0.1:2345 for an editor instead.
+DEBUG_SCRIPT = docs/debug/step$(STEP).dlv
+DEBUG_PKG = $$(sed -n 's/^\# package: //p' $(DEBUG_SCRIPT))
+DEBUG_TEST = $$(sed -n 's/^\# test: //p' $(DEBUG_SCRIPT))
+
+debug:
+	@test -f "$(DEBUG_SCRIPT)" || { echo "usage: make debug STEP=N, N one of: $$(ls docs/debug | sed -n 's/^step\([0-9]*\)\.dlv$$/\1/p' | sort -n | tr '\n' ' ')(docs/reading-path.md)"; exit 2; }
+	$(GO) tool dlv test $(DEBUG_PKG) --init $(DEBUG_SCRIPT) -- -test.run "^$(DEBUG_TEST)\$$" -test.count=1 -test.v
+
+debug-headless:
+	@test -f "$(DEBUG_SCRIPT)" || { echo "usage: make debug-headless STEP=N (docs/reading-path.md)"; exit 2; }
+	@echo "waiting for a debugger client on 127.0.0.1:2345; breakpoints: go tool dlv connect 127.0.0.1:2345 --init $(DEBUG_SCRIPT)"
+	$(GO) tool dlv test $(DEBUG_PKG) --headless --listen 127.0.0.1:2345 --api-version 2 --accept-multiclient -- \
+		-test.run "^$(DEBUG_TEST)\$$" -test.count=1 -test.v

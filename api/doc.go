@@ -3,7 +3,8 @@
 // real Kubernetes apiserver speaks, so the genuine kubectl and client-go can
 // read and write them.
 //
-// Where it sits on the spine: every other package speaks in these types. The
+// Where it sits on the spine: what spine arrow 1 carries, and reading-path
+// step 1 (docs/reading-path.md). Every other package speaks in these types. The
 // apiserver decodes request bodies into them, the store encodes them into etcd,
 // the watch cache fans them out, the informer caches them, and controllers
 // reconcile them.

@@ -18,7 +18,8 @@
 //	  ↓
 //	store        etcd behind the watch cache                          (kubeloop/store, kubeloop/watchcache)
 //
-// Where it sits on the spine:
+// Where it sits on the spine: spine arrows 1 and 2 (docs/architecture.md),
+// reading-path step 2 (docs/reading-path.md).
 //
 //	kubectl / client ──HTTP──▶ apiserver ──▶ watchcache ──▶ store ──▶ etcd
 //
@@ -39,7 +40,7 @@
 //     object (keeps the stored status, bumps metadata.generation because
 //     the spec changed), the strategy validates it, validating admission
 //     judges it, and store.GuaranteedUpdate commits it with an etcd
-//     transaction guarded by the object's ModRevision — retrying from step
+//     transaction guarded by the object's ModRevision — retrying from point
 //     3 on a conflict.
 //  6. The handler answers with responsewriters, in the media type the
 //     client's Accept header negotiated (JSON).

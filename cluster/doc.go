@@ -1,8 +1,11 @@
-// Package cluster starts a whole kubeloop cluster in one process: an
-// embedded etcd (or an external one), the apiserver on 127.0.0.1, the
-// controller manager, the scheduler and N simulated nodes. It is what
-// `make run` starts and what tests and exercises use to get a real cluster
-// without downloading binaries (the role envtest plays for controller-runtime).
+// Package cluster starts the API of a kubeloop cluster in one process: an
+// embedded etcd (or an external one) and the apiserver on 127.0.0.1, with a
+// kubeconfig and a ready admin Client, plus whatever components the caller
+// passes (Options.Components). It is what tests and exercises use to get a
+// real apiserver without downloading binaries (the role envtest plays for
+// controller-runtime). The standard components — controller manager,
+// scheduler, N simulated nodes — are package cluster/full's: that is what
+// `make run` starts.
 //
 // Each component still talks to the apiserver only over HTTP, through a
 // client built from the cluster's kubeconfig: the process boundary is gone,

@@ -4,12 +4,23 @@
 //
 // Each controller lives in its own sub-package (replicaset, labeler,
 // garbagecollector, nodelifecycle, namespace, serviceaccount, podgc, job,
-// ttlafterfinished, ...) and has the same skeleton, the one of
+// ttlafterfinished, deployment) and has the same skeleton, the one of
 // Kubernetes' sample-controller: NewController wires informers → handlers
 // that only enqueue keys → a rate-limited workqueue; Run waits for the caches
-// and starts workers; processNextWorkItem does Get / Done / Forget or
-// AddRateLimited; syncHandler is the level-triggered reconcile. Only
-// syncHandler differs from one controller to the next.
+// and starts workers; each worker's ProcessNextWorkItem does Get / Done /
+// Forget or AddRateLimited; syncHandler is the level-triggered reconcile.
+// Run and the worker loop are written once, in package controllers/worker,
+// and every controller with a queue of keys uses that Loop, so what differs
+// from one controller to the next is its syncHandler and, for a few, what a
+// failed key does (the namespace controller waits for content to go away,
+// the Deployment controller drops a key after 15 retries, the labeler and
+// the ServiceAccount controller stay quiet while shutting down). The
+// garbage collector (two queues of graph nodes) and the pod GC (a periodic
+// sweep, no queue of keys) are not such loops and keep their own Run.
+//
+// On the spine (docs/architecture.md) the ReplicaSet controller is spine
+// arrows 3–5; reading-path steps 6 and 7 (docs/reading-path.md) step
+// through its queue and its reconcile.
 //
 // Kubernetes counterpart: cmd/kube-controller-manager/app/controllermanager.go
 // at v1.37.2 (Run, NewControllerDescriptors, the --controllers flag with "*"

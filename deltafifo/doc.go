@@ -2,6 +2,9 @@
 // key remembers what happened to it (added, updated, deleted, relisted,
 // resynced) since a consumer last popped it.
 //
+// Where it sits: spine arrow 3, inside the controller; reading-path step 5
+// (docs/reading-path.md).
+//
 //	apiserver ──watch──▶ reflector ──▶ DeltaFIFO ──Pop──▶ informer: indexer + handlers ──▶ workqueue
 //
 // The reflector produces: Replace for every LIST, Add/Update/Delete for every

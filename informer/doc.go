@@ -2,7 +2,8 @@
 // and a stream of handler calls. It is what lets controllers never poll: they
 // read the cache and are told when something changed.
 //
-// Where it sits on the spine: reflector → DeltaFIFO → (this package) indexer
+// Where it sits on the spine (arrow 3, inside the controller; reading-path
+// step 5): reflector → DeltaFIFO → (this package) indexer
 // + handlers → workqueue. A SharedIndexInformer owns one reflector and one
 // DeltaFIFO; each Pop applies a key's deltas to the Indexer, then hands an
 // add, update or delete notification to every registered handler, each on

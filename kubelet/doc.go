@@ -5,7 +5,8 @@
 //
 // # Where it sits on the spine
 //
-// Step 6's end. The scheduler binds a pod (spec.nodeName=<node>); this
+// Spine arrows 8–10 (docs/architecture.md); reading-path step 9
+// (docs/reading-path.md). The scheduler binds a pod (spec.nodeName=<node>); this
 // node's informer, narrowed by the field selector spec.nodeName=<node>,
 // delivers it; the pod's worker creates a sandbox and starts its containers
 // in the runtime, and PUTs pods/<name>/status: Running and Ready (with

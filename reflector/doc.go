@@ -4,8 +4,10 @@
 // it resumes from the last resourceVersion it saw; when that version is too
 // old (410), it LISTs again.
 //
-// Where it sits on the spine: apiserver → watch stream → reflector →
-// DeltaFIFO → informer (indexer + handlers).
+// Where it sits on the spine: spine arrow 3, seen from the client
+// (docs/architecture.md), and reading-path step 4 (docs/reading-path.md):
+// apiserver → watch stream → reflector → DeltaFIFO → informer (indexer +
+// handlers).
 //
 // Kubernetes counterpart: staging/src/k8s.io/client-go/tools/cache/reflector.go
 // at client-go v0.37.2 — Reflector, ListAndWatch, list, watchWithResync,

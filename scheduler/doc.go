@@ -6,7 +6,8 @@
 //
 // # On the spine
 //
-// Step 6 of "scale to 5" (ARCHITECTURE.md): the ReplicaSet controller has
+// Spine arrows 6 and 7 of "scale to 5" (docs/architecture.md); reading-path
+// step 8 (docs/reading-path.md): the ReplicaSet controller has
 // created five Pending pods; the pod informer hands each to the scheduling
 // queue; scheduleOne places them one per cycle; the binding sets
 // spec.nodeName, and the kubelet of that node takes over.

@@ -1,9 +1,10 @@
 // Package store is kubeloop's storage: Create, Get, GuaranteedUpdate,
 // Delete, List and Watch of API objects in etcd, one Store per resource.
 //
-// Where it sits on the spine:
+// Where it sits: spine arrow 2 of "scale to 5" (docs/architecture.md),
+// reading-path step 2 (docs/reading-path.md).
 //
-//	apiserver ──▶ watchcache ──▶ store ──gRPC──▶ etcd
+//	apiserver ──▶ watchcache ──▶ store ──▶ etcd (embedded: direct calls; external: gRPC)
 //
 // The apiserver writes through it (the watch cache passes writes on), and
 // the watch cache fills itself from its List and Watch. Nothing above the
@@ -25,6 +26,10 @@
 //   - Watch is etcd's watch from revision+1 with previous values, turned
 //     into ADDED / MODIFIED / DELETED and filtered by the predicate; an
 //     object that stops matching is DELETED for that watcher.
+//   - A watch that allows bookmarks turns etcd's progress notifications
+//     into BOOKMARK events at the notified revision, and
+//     RequestWatchProgress asks etcd for one (watcher.go): that is how the
+//     watch cache proves it is current for a resource nobody writes.
 //
 // Compacted revisions: List at one (Exact, or a continue token) and Watch
 // from one return a 410 Expired *api.StatusError from the call. If
@@ -56,8 +61,7 @@
 // What we leave out: value transformers and encryption at rest, protobuf
 // (JSON only), leases and TTLs, the list-size estimates and the
 // "inconsistent continue" token Kubernetes offers when a snapshot is
-// compacted (we answer 410 and the client starts over), progress-notify and
-// bookmarks at this level (the watch cache makes its own), the corrupt
+// compacted (we answer 410 and the client starts over), the corrupt
 // object deleter, and metrics beyond the retry counters. Compaction keeps
 // the last N revisions instead of Kubernetes' every-5-minutes.
 package store

@@ -1,7 +1,8 @@
 // Package watchcache serves LIST and WATCH of one resource from memory, with
 // Kubernetes' resourceVersion semantics, in front of the etcd store.
 //
-// Where it sits on the spine:
+// Where it sits: spine arrow 3 of "scale to 5", seen from the server
+// (docs/architecture.md); reading-path step 3 (docs/reading-path.md).
 //
 //	apiserver ──▶ watchcache.Cacher ──▶ store.Store ──▶ etcd
 //
@@ -67,9 +68,10 @@
 // for progress and waits up to Options.FreshnessTimeout; if it still cannot
 // prove freshness, the read goes to the store (a LIST), or the initial
 // state of the watch is read from the store and the ring's newer events
-// follow it. Kubernetes (ConsistentListFromCache) always requests progress;
-// our store does not offer it yet, so idle resources get their consistent
-// reads from etcd. A plain watch from a future RV N needs no waiting: events
+// follow it. store.Store offers it (store/watcher.go: RequestWatchProgress,
+// progress notifications as bookmarks), so an idle resource's consistent
+// reads are served from memory too, as with Kubernetes'
+// ConsistentListFromCache. A plain watch from a future RV N needs no waiting: events
 // up to N are skipped as they arrive; N beyond etcd's own revision is 504
 // TooLargeResourceVersion at once (Kubernetes waits up to 3 s first).
 //

@@ -48,3 +48,11 @@ func TestReadingPathStep3WatchCacheFansOut(t *testing.T) {
 	_, err := c.Watch(ctxFor(t), info.KeyPrefix(), store.ListOptions{ResourceVersion: first.GetObjectMeta().ResourceVersion})
 	require.True(t, api.IsExpired(err), "a too old resourceVersion is 410 Gone, got %v", err)
 }
+
+// The store offers progress notifications, so the cache can prove it is
+// current without a write (watchcache/doc.go, "Freshness").
+func TestStoreOffersProgressRequests(t *testing.T) {
+	var underlying store.Interface = store.New(etcd.Client(), testInfo(t, "configmaps"))
+	_, ok := underlying.(ProgressRequester)
+	assert.True(t, ok)
+}

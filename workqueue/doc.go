@@ -2,7 +2,8 @@
 // ("namespace/name") that coalesces repeated adds, hands each key to one
 // worker at a time, and retries failures after a rate-limited delay.
 //
-// Where it sits on the spine:
+// Where it sits on the spine: between spine arrows 3 and 4, reading-path
+// step 6 (docs/reading-path.md).
 //
 //	informer event handlers ──Add(key)──▶ workqueue ──Get──▶ workers ──▶ syncHandler(key)
 //	                                          ▲                              │

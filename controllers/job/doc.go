@@ -6,7 +6,8 @@
 //
 // # On the spine
 //
-// The same loop as the ReplicaSet controller's (step 5 of "scale to 5"),
+// The same loop as the ReplicaSet controller's (spine arrows 4–5,
+// reading-path step 7, docs/reading-path.md),
 // with a different reconcile: a ReplicaSet wants N pods running forever, a
 // Job wants N pods to have finished. Its pods run commands that end (the
 // kubelet's tiny shell, kubelet/runtime/shell.go), the kubelet reports

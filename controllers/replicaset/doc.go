@@ -5,12 +5,13 @@
 //
 // # On the spine
 //
-// This is step 5 of "scale to 5" (the spine in ARCHITECTURE.md). A client raises
+// Spine arrows 4 and 5 of "scale to 5" (docs/architecture.md); reading-path
+// step 7 (docs/reading-path.md). A client raises
 // spec.replicas; the ReplicaSet informer's handler enqueues the key
 // "namespace/name"; a worker runs syncReplicaSet, which re-reads the world
 // from the informer caches (level-triggered: it does not care which event
 // woke it), and creates the missing pods through the API. The scheduler and
-// kubelet take it from there (step 6), and their pod status writes come back
+// kubelet take it from there (spine arrows 6–10), and their pod status writes come back
 // here as pod updates that refresh the ReplicaSet's status.
 //
 // # The pieces
@@ -19,8 +20,9 @@
 //     the ReplicaSet and Pod informers to handlers that only enqueue keys;
 //     Run waits until the handlers have seen the caches' initial lists
 //     (the registrations' HasSynced, so no initial pod can reach addPod
-//     after a sync has set expectations) and starts workers; processNextWorkItem does
-//     Get / Done / Forget or AddRateLimited.
+//     after a sync has set expectations); Run is the worker loop every
+//     controller shares (controllers/worker): Get / Done / Forget or
+//     AddRateLimited.
 //   - handlers.go: which keys each event wakes, and the expectation
 //     observations (a pod added by us lowers the creations, a pod deleted
 //     lowers the deletions).

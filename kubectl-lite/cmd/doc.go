@@ -1,7 +1,9 @@
 // Package cmd is kubectl-lite: a kubectl small enough to read in an
 // afternoon, built only on kubeloop/client and kubeloop/api. Its output and
-// flags follow kubectl so habits carry over, and it is the "K" at the start
-// of the spine: every command is a few HTTP calls through client/.
+// flags follow kubectl so habits carry over. It is the "K" of spine arrow 1
+// (docs/architecture.md): every command is a few HTTP calls through
+// client/. Its watch-spine command prints spine arrows 1–10 for one
+// ReplicaSet as it sees them from outside.
 //
 //	kubectl-lite ──client/ (HTTP)──▶ apiserver ──▶ watchcache ──▶ store ──▶ etcd
 //

@@ -4,7 +4,8 @@
 //
 // # Where it sits on the spine
 //
-// Below the kubelet's pod workers, at the very end of step 6: "starting" a
+// Below the kubelet's pod workers, at spine arrow 9 (reading-path
+// step 9): "starting" a
 // pod means RunPodSandbox, CreateContainer and StartContainer here. The
 // kubelet learns what happened on its own (a container exiting) by listing,
 // through its PLEG.

@@ -8,7 +8,8 @@
 //
 // # On the spine
 //
-// Step 6 of "scale to 5" (ARCHITECTURE.md): for each pending pod, the
+// Spine arrow 7 of "scale to 5" (docs/architecture.md), reading-path step 8:
+// for each pending pod, the
 // scheduler filters every node with the FilterPlugins, scores the nodes
 // that passed with the ScorePlugins and binds the pod to the best one. The
 // plugins themselves live in framework/plugins; the loop in package

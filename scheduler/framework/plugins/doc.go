@@ -5,7 +5,7 @@
 //
 // # On the spine
 //
-// Step 6 of "scale to 5": the scheduler (package scheduler) runs these,
+// Spine arrow 7 of "scale to 5", reading-path step 8: the scheduler (package scheduler) runs these,
 // through framework.Framework, for every pending pod.
 //
 // # The plugins and their Kubernetes counterparts (release v1.37.2)

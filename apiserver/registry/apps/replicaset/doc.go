@@ -1,7 +1,8 @@
 // Package replicaset is the registry of ReplicaSets: their strategy and the
 // REST storage of replicasets, replicasets/status and replicasets/scale.
 //
-// Where it sits on the spine: step 1 of "scale to 5" lands here. `kubectl
+// Where it sits: spine arrow 1 of "scale to 5" lands here (reading-path
+// step 2, docs/reading-path.md). `kubectl
 // scale` patches replicasets/NAME/scale; ScaleREST turns the Scale into a
 // change of spec.replicas and writes it through the ReplicaSet's generic
 // Store, whose strategy bumps metadata.generation, so the ReplicaSet
