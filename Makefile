@@ -1,10 +1,11 @@
 # kubeloop: the two commands a newcomer needs are `make run` and `make test`.
 GO ?= go
 
-.PHONY: run test test-main test-conformance bench bench-all bench-scale chaos vet fmt debug debug-headless
+.PHONY: run trace test test-main test-conformance test-examples bench bench-all bench-scale chaos vet fmt debug debug-headless
 
+# make run [RUN_FLAGS='--controllers=*,-labeler'] (flags of kubeloop up).
 run:
-	$(GO) run ./cmd/kubeloop up
+	$(GO) run ./cmd/kubeloop up $(RUN_FLAGS)
 
 # The spine of "scale to 5" from inside every component, numbered as the
 # deep-dive's sequence diagram; also written as .kubeloop/trace.mmd
@@ -14,7 +15,7 @@ trace:
 
 # Every test of the main module under the race detector, then the
 # conformance module (real client-go; real kubectl where the machine has it).
-test: linebudget test-main test-conformance test-exercises
+test: linebudget test-main test-conformance test-exercises test-examples
 
 # The size of each client-side concept against its budget (hack/linebudget.sh).
 .PHONY: linebudget
@@ -33,6 +34,11 @@ test-main:
 # building client-go with -race would double CI's compile time.
 test-conformance:
 	cd conformance && $(GO) vet ./... && $(GO) test -count=1 ./...
+
+# The tutorial's controller (examples/configmap-controller), a module of its
+# own like conformance/: client-go and kubeloop versions against one cluster.
+test-examples:
+	cd examples/configmap-controller && $(GO) vet ./... && $(GO) test -count=1 ./...
 
 # The benchmark table (cmd/benchratio/rows.go, docs/performance.md): each
 # figure with kubeloop and its reference measured in the same run, the
