@@ -38,7 +38,7 @@ const (
 type Controller struct {
 	client   *client.Client
 	factory  *informer.SharedInformerFactory
-	informer informer.Typed[*api.ConfigMap]
+	informer informer.TypedInformer[*api.ConfigMap]
 	queue    workqueue.TypedRateLimitingInterface[string]
 	log      *slog.Logger
 }
