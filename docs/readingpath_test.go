@@ -35,10 +35,9 @@ var (
 
 // step is one "## Step N." section of reading-path.md.
 type step struct {
-	n          int
-	body       string
-	test, pkg  string // from its "Run it" command
-	pendingFor string
+	n         int
+	body      string
+	test, pkg string // from its "Run it" command
 }
 
 func readingPath(t *testing.T) []step {
@@ -70,11 +69,6 @@ func TestReadingPathHasTheElevenStepsInOrder(t *testing.T) {
 	require.Len(t, steps, readingPathSteps, "reading-path.md must have the deep-dive's %d steps", readingPathSteps)
 	for i, s := range steps {
 		assert.Equal(t, i+1, s.n, "steps are numbered 1..%d in order", readingPathSteps)
-		if strings.Contains(s.body, "\nPending:") {
-			assert.Contains(t, []int{10, 11}, s.n, "only the steps waiting for SSA and CRDs may be pending")
-			t.Logf("step %d is pending", s.n)
-			continue
-		}
 		for _, part := range []string{"**Kubernetes:**", "**kubeloop:**", "**What we simplify:**", "**Run it:**", "**Break at:**"} {
 			assert.Contains(t, s.body, part, "step %d", s.n)
 		}
