@@ -13,8 +13,8 @@
 // and every controller with a queue of keys uses that Loop, so what differs
 // from one controller to the next is its syncHandler and, for a few, what a
 // failed key does (the namespace controller waits for content to go away,
-// the Deployment controller drops a key after 15 retries, the labeler and
-// the ServiceAccount controller stay quiet while shutting down). The
+// the Deployment controller drops a key after 15 retries, the labeler
+// logs a conflict as routine). The
 // garbage collector (two queues of graph nodes) and the pod GC (a periodic
 // sweep, no queue of keys) are not such loops and keep their own Run.
 //

@@ -4,10 +4,10 @@ import (
 	"context"
 	"log/slog"
 	"sort"
-	"sync"
 
 	"kubeloop/api"
 	"kubeloop/client"
+	"kubeloop/controllers/worker"
 	"kubeloop/informer"
 	"kubeloop/workqueue"
 )
@@ -63,46 +63,6 @@ func (c *Controller) enqueue() {
 			c.queue.Add(r.Name)
 		}
 	}
-}
-
-// Run waits for the cache, starts workers and blocks until ctx ends.
-func (c *Controller) Run(ctx context.Context, workers int) {
-	c.log.Info("starting", "workers", workers)
-	defer c.log.Info("stopped")
-	var wg sync.WaitGroup
-	defer wg.Wait()
-	defer c.queue.ShutDown()
-	if !informer.WaitForCacheSync(ctx, c.synced) {
-		return
-	}
-	for range workers {
-		wg.Add(1)
-		go func() {
-			defer wg.Done()
-			for c.processNextWorkItem(ctx) {
-			}
-		}()
-	}
-	<-ctx.Done()
-}
-
-func (c *Controller) processNextWorkItem(ctx context.Context) bool {
-	key, shutdown := c.queue.Get()
-	if shutdown {
-		return false
-	}
-	defer c.queue.Done(key)
-	err := c.syncClusterRole(ctx, key)
-	switch {
-	case err == nil:
-		c.queue.Forget(key)
-		return true
-	case ctx.Err() != nil:
-		return true
-	}
-	c.log.Error("sync failed", "clusterrole", key, "err", err)
-	c.queue.AddRateLimited(key)
-	return true
 }
 
 // syncClusterRole is the reconcile: the rules of every other ClusterRole
@@ -163,4 +123,14 @@ func containsRule(rules []api.PolicyRule, r api.PolicyRule) bool {
 		}
 	}
 	return false
+}
+
+// Run is the worker loop every controller shares (package worker): wait
+// for the cache, run workers until ctx ends, then stop them.
+func (c *Controller) Run(ctx context.Context, workers int) {
+	c.loop().Run(ctx, workers)
+}
+
+func (c *Controller) loop() *worker.Loop {
+	return &worker.Loop{Log: c.log, Queue: c.queue, Synced: []func() bool{c.synced}, Sync: c.syncClusterRole}
 }

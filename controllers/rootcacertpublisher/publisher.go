@@ -3,10 +3,10 @@ package rootcacertpublisher
 import (
 	"context"
 	"log/slog"
-	"sync"
 
 	"kubeloop/api"
 	"kubeloop/client"
+	"kubeloop/controllers/worker"
 	"kubeloop/informer"
 	"kubeloop/workqueue"
 )
@@ -86,46 +86,6 @@ func (p *Publisher) namespaceChanged(obj any) {
 	}
 }
 
-// Run waits for the caches, starts workers and blocks until ctx ends.
-func (p *Publisher) Run(ctx context.Context, workers int) {
-	p.log.Info("starting", "workers", workers)
-	defer p.log.Info("stopped")
-	var wg sync.WaitGroup
-	defer wg.Wait()
-	defer p.queue.ShutDown()
-	if !informer.WaitForCacheSync(ctx, p.synced...) {
-		return
-	}
-	for range workers {
-		wg.Add(1)
-		go func() {
-			defer wg.Done()
-			for p.processNextWorkItem(ctx) {
-			}
-		}()
-	}
-	<-ctx.Done()
-}
-
-func (p *Publisher) processNextWorkItem(ctx context.Context) bool {
-	key, shutdown := p.queue.Get()
-	if shutdown {
-		return false
-	}
-	defer p.queue.Done(key)
-	err := p.syncNamespace(ctx, key)
-	switch {
-	case err == nil:
-		p.queue.Forget(key)
-		return true
-	case ctx.Err() != nil:
-		return true
-	}
-	p.log.Error("sync failed", "namespace", key, "err", err)
-	p.queue.AddRateLimited(key)
-	return true
-}
-
 // syncNamespace is the reconcile: an active namespace gets the ConfigMap,
 // or has its data put back to exactly ca.crt and its description
 // restored; its labels and other annotations are kept. Kubernetes:
@@ -173,4 +133,14 @@ func (p *Publisher) syncNamespace(ctx context.Context, ns string) error {
 	}
 	p.log.Info("updated", "configmap", ns+"/"+RootCACertConfigMapName)
 	return nil
+}
+
+// Run is the worker loop every controller shares (package worker): wait
+// for the caches, run workers until ctx ends, then stop them.
+func (p *Publisher) Run(ctx context.Context, workers int) {
+	p.loop().Run(ctx, workers)
+}
+
+func (p *Publisher) loop() *worker.Loop {
+	return &worker.Loop{Log: p.log, Queue: p.queue, Synced: p.synced, Sync: p.syncNamespace}
 }

@@ -147,18 +147,5 @@ func (c *Controller) Run(ctx context.Context, workers int) {
 
 func (c *Controller) loop() *worker.Loop {
 	return &worker.Loop{Log: c.log, Queue: c.queue, Synced: c.synced,
-		Sync: func(ctx context.Context, key string) error { return c.syncHandler(ctx, key) }, HandleErr: c.handleErr}
-}
-
-// handleErr: Forget on success, AddRateLimited on error, nothing once
-// shutting down.
-func (c *Controller) handleErr(ctx context.Context, key string, err error) {
-	switch {
-	case err == nil:
-		c.queue.Forget(key)
-	case ctx.Err() != nil:
-	default:
-		c.log.Error("sync failed", "namespace", key, "err", err)
-		c.queue.AddRateLimited(key)
-	}
+		Sync: func(ctx context.Context, key string) error { return c.syncHandler(ctx, key) }}
 }

@@ -20,7 +20,8 @@ type Loop struct {
 	// syncHandler field, so a test that swaps that field is obeyed.
 	Sync func(ctx context.Context, key string) error
 	// HandleErr decides what happens to a key once Sync returned. Nil is
-	// the usual rule: Forget on success, otherwise log and AddRateLimited.
+	// the usual rule: Forget on success, nothing once ctx is done (the
+	// queue is shutting down), otherwise log and AddRateLimited.
 	HandleErr func(ctx context.Context, key string, err error)
 	// AlsoRun are goroutines that run beside the workers (the Job
 	// controller's orphan-pod worker, the node lifecycle monitor); each
@@ -84,6 +85,11 @@ func (l *Loop) ProcessNextWorkItem(ctx context.Context) bool {
 	}
 	if err == nil {
 		l.Queue.Forget(key)
+		return true
+	}
+	if ctx.Err() != nil {
+		// Shutting down: the sync was cut short and the queue is about
+		// to stop; nothing to report or retry.
 		return true
 	}
 	l.Log.Error("sync failed, requeueing", "key", key, "err", err)
