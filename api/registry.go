@@ -40,6 +40,11 @@ type ResourceInfo struct {
 	// (a pod's status.podIPs) and refuses some it could match. nil is
 	// Kubernetes' default (see ConvertFieldLabel).
 	FieldLabelConversion func(label, value string) (string, string, error)
+	// Decoded, if set, is applied by the store to every object it decodes
+	// from etcd. Custom resources use it for their schema's defaults and
+	// pruning, as Kubernetes' storage codec does for them; built-in kinds
+	// have none.
+	Decoded func(Object)
 }
 
 // ConvertFieldLabel checks and rewrites one field of a field selector with

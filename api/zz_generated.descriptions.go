@@ -2093,6 +2093,7 @@ func typeDocs() map[string]typeDoc {
 				"Subresources":         "Subresources other than status: \"scale\", \"binding\".",
 				"Fields":               "Fields returns the values field selectors can match, beyond metadata.name and metadata.namespace which every kind has.",
 				"FieldLabelConversion": "FieldLabelConversion checks a field a field selector names, and may rename it, as the kind's field label conversion function does in Kubernetes. It decides which selectors are a 400, so it is not derived from Fields: Kubernetes accepts fields no object carries (a pod's status.podIPs) and refuses some it could match. nil is Kubernetes' default (see ConvertFieldLabel).",
+				"Decoded":              "Decoded, if set, is applied by the store to every object it decodes from etcd. Custom resources use it for their schema's defaults and pruning, as Kubernetes' storage codec does for them; built-in kinds have none.",
 			},
 		},
 		"ResourceList": {

@@ -119,6 +119,9 @@ func (s *Store) decode(data []byte, rev int64) (api.Object, error) {
 	if err := api.Decode(data, obj); err != nil {
 		return nil, fmt.Errorf("decode %s: %w", s.info.GroupResource(), err)
 	}
+	if s.info.Decoded != nil {
+		s.info.Decoded(obj)
+	}
 	s.setTypeMeta(obj)
 	setRV(obj, rev)
 	return obj, nil

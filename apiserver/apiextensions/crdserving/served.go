@@ -128,7 +128,10 @@ func (s *Served) Register(ctx context.Context, crd *api.CustomResourceDefinition
 	if ci.storageInfo == nil {
 		return fmt.Errorf("crdserving: %s has no storage version", crd.Name)
 	}
-	reuse := old != nil && sameStorage(old.storageInfo, ci.storageInfo)
+	// The storage decodes with its version's schema (defaults and pruning
+	// on read), so a new storage schema needs a new storage.
+	reuse := old != nil && sameStorage(old.storageInfo, ci.storageInfo) &&
+		api.SemanticEqual(storageSchema(old.crd), storageSchema(crd))
 	if reuse {
 		ci.storage, ci.stop = old.storage, old.stop
 	} else {
@@ -341,6 +344,16 @@ func namesEqual(a, b api.CustomResourceDefinitionNames) bool {
 
 func sameStorage(a, b *api.ResourceInfo) bool {
 	return a.GroupVersion() == b.GroupVersion() && a.Kind == b.Kind && a.Namespaced == b.Namespaced && a.Resource == b.Resource
+}
+
+// storageSchema is the schema of the CRD's storage version.
+func storageSchema(crd *api.CustomResourceDefinition) *api.CustomResourceValidation {
+	for _, v := range crd.Spec.Versions {
+		if v.Storage {
+			return v.Schema
+		}
+	}
+	return nil
 }
 
 func isTerminating(crd *api.CustomResourceDefinition) bool { return crd.DeletionTimestamp != nil }

@@ -8,6 +8,7 @@ import (
 	"net/http/httptest"
 	"strings"
 	"testing"
+	"time"
 
 	"github.com/stretchr/testify/assert"
 	"github.com/stretchr/testify/require"
@@ -90,4 +91,21 @@ func TestCustomResourcesAreServedRightAfterARestart(t *testing.T) {
 	schema, ok := s2.StructuralSchema(group, "v1", "widgets")
 	require.True(t, ok)
 	assert.Equal(t, "map", *schema.Properties["spec"].Properties["ports"].XListType)
+}
+
+func TestDefaultsAddedLaterShowWhenObjectsAreReadFromEtcd(t *testing.T) {
+	group := createCRD(t, widgetCRD)
+	ns := srv.NewNamespace(t)
+	require.Equal(t, http.StatusCreated, srv.Do(t, "POST", widgets(group, ns), "", withGroup(widget("old", "red", 2), group)).Code)
+	assert.Nil(t, apiservertest.Get(srv.Do(t, "GET", widgets(group, ns)+"/old", "", "").Obj(t), "spec", "size"))
+
+	// The schema gets a default for spec.size; the stored object, read
+	// again, has it.
+	patch := `[{"op":"add","path":"/spec/versions/0/schema/openAPIV3Schema/properties/spec/properties/size/default","value":"S"}]`
+	resp := srv.Do(t, "PATCH", crdsPath+"/widgets."+group, "application/json-patch+json", patch)
+	require.Equal(t, http.StatusOK, resp.Code, resp.Body)
+	require.Eventually(t, func() bool {
+		got := srv.Do(t, "GET", widgets(group, ns)+"/old", "", "")
+		return got.Code == http.StatusOK && apiservertest.Get(got.Obj(t), "spec", "size") == "S"
+	}, 10*time.Second, 20*time.Millisecond, "the new default never shows on the stored object")
 }

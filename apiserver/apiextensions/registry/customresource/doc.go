@@ -28,9 +28,10 @@
 // pkg/apiserver/customresource_handler.go (schemaCoercingDecoder,
 // unstructuredDefaulter, the selectable fields).
 //
-// What we simplify: defaults are applied when a body is decoded, not again
-// when an object is read from etcd (an object stored before its schema got
-// a default shows without it until it is written); no
+// Objects read from etcd are pruned and defaulted with the storage
+// version's schema (ResourceInfo.Decoded, which the store calls).
+//
+// What we simplify: no
 // ratcheting of validation on unchanged fields; metadata unknown fields are
 // dropped without being reported.
 package customresource

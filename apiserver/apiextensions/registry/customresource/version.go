@@ -6,6 +6,8 @@ import (
 	"kubeloop/api"
 	"kubeloop/apiserver/apiextensions/cel"
 	"kubeloop/apiserver/apiextensions/schema"
+	"kubeloop/apiserver/apiextensions/schema/defaulting"
+	"kubeloop/apiserver/apiextensions/schema/pruning"
 	"kubeloop/apiserver/apiextensions/schema/validate"
 )
 
@@ -82,6 +84,16 @@ func NewVersion(crd *api.CustomResourceDefinition, name string, compiler *cel.Co
 	}
 	if out.Scale != nil {
 		info.Subresources = []string{"scale"}
+	}
+	if st := out.Structural; st != nil {
+		// Objects read from etcd fit the schema as it is now: what an
+		// older schema let in is pruned, what it did not default is.
+		info.Decoded = func(obj api.Object) {
+			if u, ok := obj.(*api.Unstructured); ok && u.Content != nil {
+				pruning.Prune(u.Content, st, true)
+				defaulting.Default(u.Content, st)
+			}
+		}
 	}
 	if err := setSelectableFields(info, v.SelectableFields); err != nil {
 		return nil, fmt.Errorf("customresource: %s version %s: %w", crd.Name, name, err)
