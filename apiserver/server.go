@@ -193,6 +193,10 @@ func New(cfg Config) (*Server, error) {
 	s.servingCert = cfg.ServingCert
 	s.maxRequestsInFlight = defaultLimit(cfg.MaxRequestsInFlight, 400)
 	s.maxMutatingRequestsInFlight = defaultLimit(cfg.MaxMutatingRequestsInFlight, 200)
+	if err := s.serviceAccountTokens(&cfg.Authentication); err != nil {
+		cancel()
+		return nil, err
+	}
 	if s.authenticator, err = buildAuthenticator(cfg.Authentication); err != nil {
 		cancel()
 		return nil, err

@@ -220,8 +220,13 @@ func (c *Cluster) secureAdmin(cfg *apiserver.Config, pkiDir, addr string) (*clie
 	if err != nil {
 		return nil, fmt.Errorf("cluster: %w", err)
 	}
+	saKey, err := pki.LoadOrCreateKey(pkiDir, "sa")
+	if err != nil {
+		return nil, fmt.Errorf("cluster: %w", err)
+	}
 	c.CA = ca
 	cfg.ServingCert = &cert
+	cfg.Authentication.ServiceAccountKey = saKey
 	cfg.Authentication.ClientCA = ca.Pool()
 	return &client.Config{TLS: client.TLSConfig{CAData: ca.CertPEM, CertData: admin.CertPEM, KeyData: admin.KeyPEM}}, nil
 }

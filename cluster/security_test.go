@@ -2,6 +2,7 @@ package cluster
 
 import (
 	"context"
+	"encoding/json"
 	"net/http"
 	"os"
 	"path/filepath"
@@ -155,4 +156,111 @@ func TestInsecureHTTPRefusesANonLoopbackAddress(t *testing.T) {
 	}
 	require.Error(t, err)
 	assert.Contains(t, err.Error(), "refusing to serve plain HTTP")
+}
+
+// postToken asks for a token of the service account ns/name.
+func postToken(t *testing.T, c *Cluster, ns, name, body string) (*api.TokenRequest, error) {
+	t.Helper()
+	data, err := c.Client.DoRaw(testCtx(t), "POST", "/api/v1/namespaces/"+ns+"/serviceaccounts/"+name+"/token", nil, []byte(body))
+	if err != nil {
+		return nil, err
+	}
+	tr := &api.TokenRequest{}
+	require.NoError(t, json.Unmarshal(data, tr))
+	return tr, nil
+}
+
+// whoami is the user a client is, by SelfSubjectReview.
+func whoami(t *testing.T, cl *client.Client) (*api.SelfSubjectReview, error) {
+	t.Helper()
+	data, err := cl.DoRaw(testCtx(t), "POST", "/apis/authentication.k8s.io/v1/selfsubjectreviews", nil,
+		[]byte(`{"apiVersion":"authentication.k8s.io/v1","kind":"SelfSubjectReview"}`))
+	if err != nil {
+		return nil, err
+	}
+	r := &api.SelfSubjectReview{}
+	require.NoError(t, json.Unmarshal(data, r))
+	return r, nil
+}
+
+func tokenClient(t *testing.T, c *Cluster, token string) *client.Client {
+	t.Helper()
+	cl, err := client.NewForConfig(&client.Config{Host: c.URL, TLS: client.TLSConfig{CAData: c.CA.CertPEM}, BearerToken: token})
+	require.NoError(t, err)
+	return cl
+}
+
+// A ServiceAccount token from TokenRequest authenticates as the account
+// while the account (and the pod it is bound to) exists, and not after.
+func TestServiceAccountTokensAuthenticateWhileTheirObjectsExist(t *testing.T) {
+	c := startCluster(t, Options{})
+	sas := client.For[*api.ServiceAccount](c.Client).Namespace("default")
+	sa, err := sas.Create(testCtx(t), &api.ServiceAccount{ObjectMeta: api.ObjectMeta{Name: "builder"}}, client.CreateOptions{})
+	require.NoError(t, err)
+
+	tr, err := postToken(t, c, "default", "builder", `{"apiVersion":"authentication.k8s.io/v1","kind":"TokenRequest","spec":{}}`)
+	require.NoError(t, err)
+	require.NotEmpty(t, tr.Status.Token)
+	assert.Equal(t, "TokenRequest", tr.Kind)
+	assert.Equal(t, int64(3600), *tr.Spec.ExpirationSeconds)
+	assert.WithinDuration(t, time.Now().Add(time.Hour), tr.Status.ExpirationTimestamp.Time, time.Minute)
+
+	me, err := whoami(t, tokenClient(t, c, tr.Status.Token))
+	require.NoError(t, err)
+	assert.Equal(t, "system:serviceaccount:default:builder", me.Status.UserInfo.Username)
+	assert.Equal(t, sa.UID, me.Status.UserInfo.UID)
+	assert.Equal(t, []string{"system:serviceaccounts", "system:serviceaccounts:default", "system:authenticated"}, me.Status.UserInfo.Groups)
+
+	// Bound to a pod: valid while that pod exists.
+	pods := client.For[*api.Pod](c.Client).Namespace("default")
+	pod, err := pods.Create(testCtx(t), &api.Pod{ObjectMeta: api.ObjectMeta{Name: "p"},
+		Spec: api.PodSpec{ServiceAccountName: "builder", Containers: []api.Container{{Name: "c", Image: "nginx"}}}}, client.CreateOptions{})
+	require.NoError(t, err)
+	bound, err := postToken(t, c, "default", "builder", `{"spec":{"boundObjectRef":{"kind":"Pod","apiVersion":"v1","name":"p"}}}`)
+	require.NoError(t, err)
+	me, err = whoami(t, tokenClient(t, c, bound.Status.Token))
+	require.NoError(t, err)
+	assert.Equal(t, api.ExtraValue{Items: []string{"p"}}, me.Status.UserInfo.Extra["authentication.kubernetes.io/pod-name"])
+	assert.Equal(t, api.ExtraValue{Items: []string{pod.UID}}, me.Status.UserInfo.Extra["authentication.kubernetes.io/pod-uid"])
+	zero := int64(0)
+	require.NoError(t, pods.Delete(testCtx(t), "p", api.DeleteOptions{GracePeriodSeconds: &zero}))
+	require.Eventually(t, func() bool {
+		_, err := whoami(t, tokenClient(t, c, bound.Status.Token))
+		return api.IsUnauthorized(err)
+	}, 20*time.Second, 50*time.Millisecond, "a token bound to a deleted pod stops working")
+
+	require.NoError(t, sas.Delete(testCtx(t), "builder", api.DeleteOptions{}))
+	require.Eventually(t, func() bool {
+		_, err := whoami(t, tokenClient(t, c, tr.Status.Token))
+		return api.IsUnauthorized(err)
+	}, 20*time.Second, 50*time.Millisecond, "a token of a deleted account stops working")
+	// A new account of the same name is another account: the old token
+	// names the old UID.
+	_, err = sas.Create(testCtx(t), &api.ServiceAccount{ObjectMeta: api.ObjectMeta{Name: "builder"}}, client.CreateOptions{})
+	require.NoError(t, err)
+	_, err = whoami(t, tokenClient(t, c, tr.Status.Token))
+	assert.True(t, api.IsUnauthorized(err), "%v", err)
+}
+
+func TestTokenRequestRefusesWhatKubernetesRefuses(t *testing.T) {
+	c := startCluster(t, Options{})
+	_, err := postToken(t, c, "default", "nobody", `{"spec":{}}`)
+	assert.True(t, api.IsNotFound(err), "%v", err)
+
+	_, err = client.For[*api.ServiceAccount](c.Client).Namespace("default").Create(testCtx(t),
+		&api.ServiceAccount{ObjectMeta: api.ObjectMeta{Name: "short"}}, client.CreateOptions{})
+	require.NoError(t, err)
+	_, err = postToken(t, c, "default", "short", `{"spec":{"expirationSeconds":60}}`)
+	require.True(t, api.IsInvalid(err), "%v", err)
+	assert.Equal(t, `TokenRequest.authentication.k8s.io "" is invalid: spec.expirationSeconds: Invalid value: 60: may not specify a duration less than 10 minutes`, err.Error())
+
+	_, err = postToken(t, c, "default", "short", `{"spec":{"boundObjectRef":{"kind":"Pod","apiVersion":"v1","name":"missing"}}}`)
+	assert.True(t, api.IsNotFound(err), "%v", err)
+
+	// A token for another audience is not the apiserver's to accept.
+	tr, err := postToken(t, c, "default", "short", `{"spec":{"audiences":["vault"]}}`)
+	require.NoError(t, err)
+	assert.Equal(t, []string{"vault"}, tr.Spec.Audiences)
+	_, err = whoami(t, tokenClient(t, c, tr.Status.Token))
+	assert.True(t, api.IsUnauthorized(err), "%v", err)
 }
