@@ -7,11 +7,13 @@ import (
 	"fmt"
 	"os"
 	"path/filepath"
+	"strings"
 	"testing"
 
 	"github.com/stretchr/testify/assert"
 	"github.com/stretchr/testify/require"
 	authenticationv1 "k8s.io/api/authentication/v1"
+	corev1 "k8s.io/api/core/v1"
 	apierrors "k8s.io/apimachinery/pkg/api/errors"
 	metav1 "k8s.io/apimachinery/pkg/apis/meta/v1"
 	"k8s.io/client-go/kubernetes"
@@ -43,17 +45,47 @@ func TestKubectlAuthentication(t *testing.T) {
 
 			// A kubeconfig with the CA and a bad token only (with the admin's
 			// certificate beside it, the certificate would win).
-			tokenOnly := filepath.Join(t.TempDir(), "kubeconfig")
-			require.NoError(t, os.WriteFile(tokenOnly, []byte(fmt.Sprintf(`apiVersion: v1
-kind: Config
-current-context: bad
-clusters: [{name: kl, cluster: {server: %q, certificate-authority-data: %q}}]
-contexts: [{name: bad, context: {cluster: kl, user: bad}}]
-users: [{name: bad, user: {token: not-a-token}}]
-`, kl.URL, base64.StdEncoding.EncodeToString(kl.CA.CertPEM))), 0o600))
+			tokenOnly := tokenKubeconfig(t, "not-a-token")
 			out := k.fails("get", "namespaces", "--kubeconfig", tokenOnly)
 			// What kubectl prints against any Kubernetes for a 401 during discovery.
 			assert.Contains(t, out, "error: You must be logged in to the server (the server has asked for the client to provide credentials)")
+		})
+	}
+}
+
+// tokenKubeconfig is a kubeconfig for the suite's cluster whose user has
+// only a bearer token.
+func tokenKubeconfig(t *testing.T, token string) string {
+	t.Helper()
+	path := filepath.Join(t.TempDir(), "kubeconfig")
+	require.NoError(t, os.WriteFile(path, []byte(fmt.Sprintf(`apiVersion: v1
+kind: Config
+current-context: token
+clusters: [{name: kl, cluster: {server: %q, certificate-authority-data: %q}}]
+contexts: [{name: token, context: {cluster: kl, user: token}}]
+users: [{name: token, user: {token: %q}}]
+`, kl.URL, base64.StdEncoding.EncodeToString(kl.CA.CertPEM), token)), 0o600))
+	return path
+}
+
+// kubectl create token issues a ServiceAccount token that kubectl can then
+// authenticate with.
+func TestKubectlCreateTokenAuthenticatesAsTheServiceAccount(t *testing.T) {
+	ns := newNamespace(t)
+	_, err := clientset(t).CoreV1().ServiceAccounts(ns).Create(context.Background(),
+		&corev1.ServiceAccount{ObjectMeta: metav1.ObjectMeta{Name: "robot"}}, metav1.CreateOptions{})
+	require.NoError(t, err)
+	for _, bin := range requireKubectls(t) {
+		t.Run(bin.version, func(t *testing.T) {
+			k := &kubectl{t: t, bin: bin, namespace: ns}
+			token := strings.TrimSpace(k.ok("create", "token", "robot", "--duration", "20m"))
+			require.NotEmpty(t, token)
+			me := whoamiOf(t, k.ok("auth", "whoami", "-o", "json", "--kubeconfig", tokenKubeconfig(t, token)))
+			assert.Equal(t, "system:serviceaccount:"+ns+":robot", me.Username)
+			assert.Contains(t, me.Groups, "system:serviceaccounts:"+ns)
+
+			out := k.fails("create", "token", "nobody")
+			assert.Contains(t, out, `serviceaccounts "nobody" not found`)
 		})
 	}
 }
