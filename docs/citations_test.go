@@ -12,6 +12,7 @@ import (
 	"strings"
 	"testing"
 
+	"github.com/stretchr/testify/assert"
 	"github.com/stretchr/testify/require"
 )
 
@@ -83,4 +84,30 @@ func TestCitationCheckerRejectsMissingNames(t *testing.T) {
 	require.True(t, ours("store/store.go"))
 	require.False(t, ours("staging/src/k8s.io/client-go/tools/cache/reflector.go"))
 	require.False(t, ours("cmd/kube-controller-manager/app/controllermanager.go"))
+}
+
+// filePath is a backticked path to one of our files or directories, with
+// no function after it: `store/embedded.go`, `kubelet/runtime/`.
+var filePath = regexp.MustCompile("`([a-z0-9_-]+(?:/[a-zA-Z0-9_.-]+)*(?:\\.(?:go|md|yaml|json|dlv|sh)|/))`")
+
+// Every file or directory the docs name exists.
+func TestDocsNameFilesThatExist(t *testing.T) {
+	docs, err := filepath.Glob("*.md")
+	require.NoError(t, err)
+	docs = append(docs, "../README.md")
+	checked := 0
+	for _, doc := range docs {
+		text, err := os.ReadFile(doc)
+		require.NoError(t, err)
+		for _, m := range filePath.FindAllStringSubmatch(string(text), -1) {
+			path := m[1]
+			if !ours(strings.TrimSuffix(path, "/") + "/x") {
+				continue
+			}
+			checked++
+			_, err := os.Stat(filepath.Join("..", path))
+			assert.NoError(t, err, "%s names %s, which does not exist", doc, path)
+		}
+	}
+	require.Positive(t, checked, "the docs name no kubeloop file at all")
 }
