@@ -102,3 +102,19 @@ func TestLoopWaitsForSyncAndRunsTheRest(t *testing.T) {
 	<-alsoEnded
 	assert.True(t, other.ShuttingDown())
 }
+
+// A sync cut short by shutdown is neither logged as a failure nor retried.
+func TestLoopDropsASyncCutShortByShutdown(t *testing.T) {
+	q := newQueue()
+	ctx, cancel := context.WithCancel(context.Background())
+	l := &Loop{Log: slog.Default(), Queue: q, Sync: func(context.Context, string) error {
+		cancel()
+		return context.Canceled
+	}}
+	q.Add("k")
+	assert.True(t, l.ProcessNextWorkItem(ctx))
+	assert.Equal(t, 0, q.NumRequeues("k"), "not AddRateLimited")
+	assert.Equal(t, 0, q.Len())
+	q.ShutDown()
+	assert.False(t, l.ProcessNextWorkItem(ctx), "a shut-down queue ends the worker")
+}
