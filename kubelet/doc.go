@@ -30,7 +30,9 @@
 //     HandlePodRemove), SyncPod (here syncPod), backOffPeriod and
 //     MaxContainerBackOff (RestartBackoffBase/Max).
 //   - pkg/kubelet/pod_workers.go: podWorkers.UpdatePod, podWorkerLoop.
-//   - pkg/kubelet/pleg/generic.go: GenericPLEG.Relist.
+//   - pkg/kubelet/pleg/generic.go: GenericPLEG.Relist. pleg_skip.go (skip
+//     on a first reading) skips a relist when the fake runtime says
+//     nothing can have changed; Kubernetes' GenericPLEG always relists.
 //   - pkg/kubelet/kuberuntime/kuberuntime_manager.go: computePodActions,
 //     doBackOff; pkg/kubelet/kubelet_pods.go: generateAPIPodStatus, getPhase.
 //   - pkg/kubelet/status/status_manager.go and generate.go: status writes

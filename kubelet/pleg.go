@@ -38,6 +38,10 @@ type pleg struct {
 	// last is the previous relist's view, by pod UID; only run's goroutine
 	// touches it.
 	last map[string]podRecord
+	// listed and revision: the last relist happened, at this runtime
+	// revision (pleg_skip.go).
+	listed   bool
+	revision uint64
 }
 
 func newPLEG(rt runtime.Runtime, period time.Duration, onEvent func(podLifecycleEvent), log *slog.Logger) *pleg {
@@ -60,6 +64,10 @@ func (g *pleg) run(ctx context.Context) {
 // relist lists the runtime and reports every pod whose record changed,
 // appeared or disappeared.
 func (g *pleg) relist(ctx context.Context) {
+	skip, rev := g.unchanged()
+	if skip {
+		return // pleg_skip.go
+	}
 	sandboxes, err := g.runtime.ListPodSandbox(ctx, nil)
 	if err != nil {
 		g.log.Warn("relist: list sandboxes", "err", err)
@@ -95,6 +103,7 @@ func (g *pleg) relist(ctx context.Context) {
 		}
 	}
 	g.last = current
+	g.listed, g.revision = true, rev
 }
 
 func sameStates(a, b map[string]string) bool {

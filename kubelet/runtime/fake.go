@@ -49,6 +49,9 @@ type Fake struct {
 	// usedIPs holds the host octet of every address a ready sandbox holds.
 	usedIPs map[int]bool
 	nextIP  int
+	// revision counts the calls that may have changed what a list shows
+	// (fake_revision.go).
+	revision uint64
 }
 
 // fakeContainer is a container and the exit planned for it.
@@ -109,6 +112,7 @@ func (f *Fake) releaseIP(ip string) {
 func (f *Fake) RunPodSandbox(_ context.Context, cfg PodSandboxConfig) (string, error) {
 	f.mu.Lock()
 	defer f.mu.Unlock()
+	f.revision++ // fake_revision.go
 	ip, err := f.allocateIP()
 	if err != nil {
 		return "", err
@@ -123,6 +127,7 @@ func (f *Fake) RunPodSandbox(_ context.Context, cfg PodSandboxConfig) (string, e
 func (f *Fake) StopPodSandbox(_ context.Context, sandboxID string) error {
 	f.mu.Lock()
 	defer f.mu.Unlock()
+	f.revision++ // fake_revision.go
 	sb, ok := f.sandboxes[sandboxID]
 	if !ok {
 		return nil // CRI: stopping a missing sandbox is not an error
@@ -147,6 +152,7 @@ func (f *Fake) RemovePodSandbox(ctx context.Context, sandboxID string) error {
 	}
 	f.mu.Lock()
 	defer f.mu.Unlock()
+	f.revision++ // fake_revision.go
 	sb, ok := f.sandboxes[sandboxID]
 	if !ok {
 		return nil
@@ -173,6 +179,7 @@ func (f *Fake) CreateContainer(_ context.Context, sandboxID string, cfg Containe
 	}
 	f.mu.Lock()
 	defer f.mu.Unlock()
+	f.revision++ // fake_revision.go
 	sb, ok := f.sandboxes[sandboxID]
 	if !ok || sb.State != SandboxReady {
 		return "", fmt.Errorf("fake runtime: sandbox %s is not ready", sandboxID)
@@ -232,6 +239,7 @@ func (f *Fake) StartContainer(ctx context.Context, containerID string) error {
 	}
 	f.mu.Lock()
 	defer f.mu.Unlock()
+	f.revision++ // fake_revision.go
 	c, ok := f.containers[containerID]
 	if !ok {
 		return fmt.Errorf("fake runtime: container %s not found", containerID)
@@ -248,6 +256,7 @@ func (f *Fake) StartContainer(ctx context.Context, containerID string) error {
 func (f *Fake) StopContainer(_ context.Context, containerID string, _ time.Duration) error {
 	f.mu.Lock()
 	defer f.mu.Unlock()
+	f.revision++ // fake_revision.go
 	if c, ok := f.containers[containerID]; ok {
 		f.stopLocked(c, time.Now())
 	}
@@ -269,6 +278,7 @@ func (f *Fake) stopLocked(c *fakeContainer, now time.Time) {
 func (f *Fake) RemoveContainer(_ context.Context, containerID string) error {
 	f.mu.Lock()
 	defer f.mu.Unlock()
+	f.revision++ // fake_revision.go
 	c, ok := f.containers[containerID]
 	if !ok {
 		return nil
@@ -353,6 +363,7 @@ func (f *Fake) advanceLocked(c *fakeContainer, now time.Time) {
 		return
 	}
 	c.State, c.FinishedAt, c.ExitCode = ContainerExited, due, c.exitCode
+	f.revision++ // fake_revision.go: an exit seen by any list is a change
 	c.Reason = "Error"
 	if c.exitCode == 0 {
 		c.Reason = "Completed"
