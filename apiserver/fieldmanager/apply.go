@@ -31,7 +31,7 @@ func (f *FieldManager) Apply(liveObj api.Object, config any, manager string, for
 	if md, ok := cfg["metadata"].(map[string]any); ok && md["managedFields"] != nil {
 		return nil, nil, &typed.FieldError{Path: ".metadata.managedFields", Message: "metadata.managedFields must be nil"}
 	}
-	managed, err := DecodeManagedFields(liveObj.GetObjectMeta().ManagedFields)
+	managed, err := f.decode(liveObj.GetObjectMeta().ManagedFields)
 	if err != nil {
 		return nil, nil, fmt.Errorf("failed to decode managed fields: %w", err)
 	}

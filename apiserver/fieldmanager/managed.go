@@ -26,6 +26,10 @@ type Entry struct {
 	Subresource string
 	Time        *api.Time
 	Fields      *fieldpath.Set
+	// raw is the FieldsV1 Fields was decoded from, rawOf that set: Encode
+	// reuses raw while Fields is still rawOf (managed_memo.go).
+	raw   []byte
+	rawOf *fieldpath.Set
 }
 
 // identifier is the entry's identity as Kubernetes spells it: the JSON of
@@ -102,6 +106,13 @@ func compareSeconds(a, b *api.Time) int {
 // DecodeManagedFields reads managedFields. Kubernetes:
 // managedfields.go DecodeManagedFields.
 func DecodeManagedFields(encoded []api.ManagedFieldsEntry) (*Managed, error) {
+	return decodeManagedFields(encoded, fieldpath.FromJSON, false)
+}
+
+// decodeManagedFields is DecodeManagedFields with the FieldsV1 parser
+// given (a FieldManager's memo, managed_memo.go); keepRaw keeps each
+// entry's bytes for Encode to reuse.
+func decodeManagedFields(encoded []api.ManagedFieldsEntry, fromJSON func([]byte) (*fieldpath.Set, error), keepRaw bool) (*Managed, error) {
 	m := NewManaged()
 	for i, raw := range encoded {
 		if raw.FieldsType != "FieldsV1" {
@@ -110,7 +121,7 @@ func DecodeManagedFields(encoded []api.ManagedFieldsEntry) (*Managed, error) {
 		set := fieldpath.NewSet()
 		if raw.FieldsV1 != nil && raw.FieldsV1.Raw != nil {
 			var err error
-			if set, err = fieldpath.FromJSON(raw.FieldsV1.Raw); err != nil {
+			if set, err = fromJSON(raw.FieldsV1.Raw); err != nil {
 				return nil, fmt.Errorf("error decoding entry %d: %w", i, err)
 			}
 		}
@@ -119,8 +130,12 @@ func DecodeManagedFields(encoded []api.ManagedFieldsEntry) (*Managed, error) {
 		default:
 			return nil, fmt.Errorf("error decoding entry %d: invalid operation %q", i, raw.Operation)
 		}
-		m.Put(&Entry{Manager: raw.Manager, Operation: raw.Operation, APIVersion: raw.APIVersion,
-			Subresource: raw.Subresource, Time: raw.Time, Fields: set})
+		e := &Entry{Manager: raw.Manager, Operation: raw.Operation, APIVersion: raw.APIVersion,
+			Subresource: raw.Subresource, Time: raw.Time, Fields: set, rawOf: set}
+		if keepRaw && raw.FieldsV1 != nil {
+			e.raw = raw.FieldsV1.Raw
+		}
+		m.Put(e)
 	}
 	return m, nil
 }
@@ -132,7 +147,7 @@ func (m *Managed) Encode() ([]api.ManagedFieldsEntry, error) {
 	}
 	out := make([]api.ManagedFieldsEntry, 0, m.Len())
 	for _, e := range m.Entries() {
-		raw, err := e.Fields.ToJSON()
+		raw, err := e.encodeFields()
 		if err != nil {
 			return nil, fmt.Errorf("encoding the fields of %s: %w", e.Manager, err)
 		}

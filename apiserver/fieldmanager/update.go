@@ -39,13 +39,16 @@ type FieldManager struct {
 	MaxUpdateManagers int
 	// Now is the clock; nil means time.Now.
 	Now func() time.Time
+	// memo remembers decoded FieldsV1 (managed_memo.go); nil: none.
+	memo *fieldsMemo
 }
 
 // NewFieldManager returns the field manager of a kind at an endpoint,
 // with the endpoint's reset fields.
 func NewFieldManager(t *typed.Type, apiVersion, subresource string) *FieldManager {
 	return &FieldManager{Type: t, APIVersion: apiVersion, Subresource: subresource,
-		ResetFields: ResetFieldsFor(t, subresource), MaxUpdateManagers: DefaultMaxUpdateManagers}
+		ResetFields: ResetFieldsFor(t, subresource), MaxUpdateManagers: DefaultMaxUpdateManagers,
+		memo: newFieldsMemo()}
 }
 
 // stripFields are never owned: identity, server-set metadata and the
@@ -112,7 +115,7 @@ func (f *FieldManager) update(liveObj, newObj api.Object, manager string) error 
 // decodeLiveOrNew.
 func (f *FieldManager) decodeLiveOrNew(liveObj, newObj api.Object) *Managed {
 	fromLive := func() *Managed {
-		m, err := DecodeManagedFields(liveObj.GetObjectMeta().ManagedFields)
+		m, err := f.decode(liveObj.GetObjectMeta().ManagedFields)
 		if err != nil {
 			return NewManaged()
 		}
@@ -125,7 +128,7 @@ func (f *FieldManager) decodeLiveOrNew(liveObj, newObj api.Object) *Managed {
 	if isReset(sent) {
 		return NewManaged()
 	}
-	m, err := DecodeManagedFields(sent)
+	m, err := DecodeManagedFields(sent) // a client's bytes are re-encoded
 	if err != nil || m.Len() == 0 {
 		return fromLive()
 	}

@@ -1,0 +1,54 @@
+package fieldmanager
+
+import (
+	"testing"
+
+	"github.com/stretchr/testify/assert"
+	"github.com/stretchr/testify/require"
+
+	"kubeloop/api"
+)
+
+// TestMemoChangesNothing runs one sequence of writes with and without the
+// memos: the managedFields must be the same bytes.
+func TestMemoChangesNothing(t *testing.T) {
+	run := func(memo bool) [][]string {
+		f := configMapManager("")
+		if !memo {
+			f.memo = nil
+		}
+		live := create(t, f, cm(map[string]string{"a": "1", "b": "1"}, nil), "creator")
+		var out [][]string
+		for i, w := range []struct {
+			data    map[string]string
+			manager string
+		}{
+			{map[string]string{"a": "2", "b": "1"}, "editor"},
+			{map[string]string{"a": "2", "b": "1", "c": "1"}, "third"},
+			{map[string]string{"a": "3", "b": "1", "c": "1"}, "editor"},
+			{map[string]string{"c": "1"}, "creator"},
+		} {
+			next := cm(w.data, live.ManagedFields)
+			next.ManagedFields = nil
+			f.Update(live, next, w.manager)
+			require.NotEmpty(t, next.ManagedFields, "step %d", i)
+			out = append(out, summary(next.ManagedFields))
+			live = next
+		}
+		return out
+	}
+	assert.Equal(t, run(false), run(true))
+}
+
+func TestClientSentFieldsV1IsReencoded(t *testing.T) {
+	f := configMapManager("")
+	sent := []api.ManagedFieldsEntry{{Manager: "m", Operation: api.ManagedFieldsOperationUpdate, APIVersion: "v1",
+		FieldsType: "FieldsV1", FieldsV1: &api.FieldsV1{Raw: []byte(`{ "f:data" : { "f:a" : {} } }`)}}}
+	obj := create(t, f, cm(map[string]string{"a": "1"}, sent), "m")
+	assert.Equal(t, []string{`m/Update/={"f:data":{".":{},"f:a":{}}}`}, summary(obj.ManagedFields))
+
+	live := cm(map[string]string{"a": "1", "b": "1"}, sent)
+	next := cm(map[string]string{"a": "1", "b": "1"}, sent)
+	f.Update(live, next, "other")
+	assert.Equal(t, []string{`m/Update/={"f:data":{"f:a":{}}}`}, summary(next.ManagedFields), "canonical bytes, not the client's")
+}
