@@ -34,7 +34,7 @@ var fooGVR = schema.GroupVersionResource{Group: "samplecontroller.k8s.io", Versi
 func createFooCRD(t *testing.T) {
 	t.Helper()
 	ctx := context.Background()
-	cs, err := apiextensionsclient.NewForConfig(restConfig(kl.URL))
+	cs, err := apiextensionsclient.NewForConfig(adminConfig(t))
 	require.NoError(t, err)
 	crd := &apiextensionsv1.CustomResourceDefinition{
 		// A k8s.io group needs the approval annotation; sample-controller's
@@ -98,7 +98,7 @@ func TestCustomResourcesWithClientGoAndControllerRuntime(t *testing.T) {
 	ns := newNamespace(t)
 	ctx, cancel := context.WithCancel(context.Background())
 	defer cancel()
-	dyn, err := dynamic.NewForConfig(restConfig(kl.URL))
+	dyn, err := dynamic.NewForConfig(adminConfig(t))
 	require.NoError(t, err)
 	foos := dyn.Resource(fooGVR).Namespace(ns)
 
@@ -152,7 +152,7 @@ func TestCustomResourcesWithClientGoAndControllerRuntime(t *testing.T) {
 	})
 
 	t.Run("controller-runtime", func(t *testing.T) {
-		mgr, err := ctrl.NewManager(restConfig(kl.URL), ctrl.Options{
+		mgr, err := ctrl.NewManager(adminConfig(t), ctrl.Options{
 			Metrics: server.Options{BindAddress: "0"},
 			Client:  client.Options{Cache: &client.CacheOptions{Unstructured: true}},
 		})

@@ -5,6 +5,8 @@ import (
 	"go/ast"
 	"go/parser"
 	"go/token"
+	apiextensionsv1 "k8s.io/apiextensions-apiserver/pkg/apis/apiextensions/v1"
+	"k8s.io/apimachinery/pkg/runtime"
 	"os"
 	"os/exec"
 	"path/filepath"
@@ -77,6 +79,14 @@ func TestOpenAPIDefinitionsMatchKubernetesTypes(t *testing.T) {
 
 func newK8sObject(t *testing.T, gvk schema.GroupVersionKind) any {
 	t.Helper()
+	if gvk.Group == apiextensionsv1.GroupName {
+		// CustomResourceDefinition is apiextensions-apiserver's, not k8s.io/api's.
+		s := runtime.NewScheme()
+		require.NoError(t, apiextensionsv1.AddToScheme(s))
+		obj, err := s.New(gvk)
+		require.NoError(t, err)
+		return obj
+	}
 	obj, err := scheme.Scheme.New(gvk)
 	require.NoError(t, err, "k8s.io/api has no %v", gvk)
 	return obj

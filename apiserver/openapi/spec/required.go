@@ -25,7 +25,9 @@ func isRequired(typeName, property string, opts jsonOptions) bool {
 		"ReplicaSetCondition.type", "ReplicaSetCondition.status",
 		"DeploymentCondition.type", "DeploymentCondition.status",
 		"PodFailurePolicyOnPodConditionsPattern.status",
-		"Role.rules", "ClusterRole.rules", "RoleRef.apiGroup":
+		"Role.rules", "ClusterRole.rules", "RoleRef.apiGroup",
+		"CustomResourceDefinitionStatus.conditions", "CustomResourceDefinitionStatus.acceptedNames",
+		"CustomResourceDefinitionStatus.storedVersions":
 		return false
 	}
 	if len(typeName) > 4 && typeName[len(typeName)-4:] == "List" && property == "metadata" {
