@@ -17,9 +17,9 @@ cd "$(dirname "$0")/.."
 # concept | budget | ceiling | files (globs, relative to the repository root)
 concepts=(
 	"reflector|350|450|reflector/*.go"
-	"deltafifo|350|590|deltafifo/*.go"
-	"informer|450|1200|informer/*.go"
-	"workqueue|500|1060|workqueue/*.go"
+	"deltafifo|350|540|deltafifo/*.go"
+	"informer|450|1030|informer/*.go"
+	"workqueue|500|755|workqueue/*.go"
 	"kubectl-lite|1500|2210|kubectl-lite/main.go kubectl-lite/cmd/*.go"
 )
 
