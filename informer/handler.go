@@ -46,16 +46,22 @@ type ResourceEventHandlerRegistration interface {
 	HasSynced() bool
 }
 
-// The three notifications a listener delivers, as in client-go's
-// shared_informer.go; a notification is one of them.
-type (
-	addNotification struct {
-		newObj          any
-		isInInitialList bool
-	}
-	updateNotification struct{ oldObj, newObj any }
-	deleteNotification struct{ oldObj any }
-	notification       any
+// A notification is one handler call to make. client-go has a type for
+// each kind (addNotification, updateNotification, deleteNotification); one
+// struct with a typed kind keeps the listener's buffer from allocating per
+// notification (BenchmarkInformerInitialSync10kPods).
+type notification struct {
+	kind            notificationKind
+	oldObj, newObj  any
+	isInInitialList bool
+}
+
+type notificationKind int
+
+const (
+	addNotification notificationKind = iota
+	updateNotification
+	deleteNotification
 )
 
 // listener runs one handler on its own goroutine, with an unbounded buffer in
@@ -92,7 +98,7 @@ func (l *listener) add(n notification) {
 	if l.stopped {
 		return
 	}
-	if isInitial(n) {
+	if n.isInInitialList {
 		l.initialPending++
 	}
 	l.pending = append(l.pending, n)
@@ -132,11 +138,11 @@ func (l *listener) run() {
 			return
 		}
 		n := l.pending[0]
-		l.pending[0] = nil
+		l.pending[0] = notification{}
 		l.pending = l.pending[1:]
 		l.mu.Unlock()
 
-		switch n := n.(type) {
+		switch n.kind {
 		case addNotification:
 			l.handler.OnAdd(n.newObj, n.isInInitialList)
 		case updateNotification:
@@ -144,7 +150,7 @@ func (l *listener) run() {
 		case deleteNotification:
 			l.handler.OnDelete(n.oldObj)
 		}
-		if isInitial(n) {
+		if n.isInInitialList {
 			l.mu.Lock()
 			l.initialPending--
 			l.mu.Unlock()
@@ -162,10 +168,4 @@ func (l *listener) resyncDue(now time.Time) bool {
 	}
 	l.nextResync = now.Add(l.resyncPeriod)
 	return true
-}
-
-// isInitial reports whether n is an add of the initial list.
-func isInitial(n notification) bool {
-	a, ok := n.(addNotification)
-	return ok && a.isInInitialList
 }

@@ -125,7 +125,7 @@ func (s *sharedIndexInformer) AddEventHandlerWithResyncPeriod(h ResourceEventHan
 		// Late handler: replay the cache as adds. Holding mu keeps new
 		// deltas from slipping in between.
 		for _, o := range s.indexer.List() {
-			l.add(addNotification{newObj: o, isInInitialList: true})
+			l.add(notification{kind: addNotification, newObj: o, isInInitialList: true})
 		}
 	}
 	return l, nil
@@ -209,18 +209,18 @@ func (s *sharedIndexInformer) handleDeltas(deltas deltafifo.Deltas, isInInitialL
 				}
 				isSync := d.Type == deltafifo.Sync ||
 					(d.Type == deltafifo.Replaced && sameResourceVersion(old, d.Object))
-				s.distribute(updateNotification{oldObj: old, newObj: d.Object}, isSync)
+				s.distribute(notification{kind: updateNotification, oldObj: old, newObj: d.Object}, isSync)
 			} else {
 				if err := s.indexer.Add(d.Object); err != nil {
 					return err
 				}
-				s.distribute(addNotification{newObj: d.Object, isInInitialList: isInInitialList}, false)
+				s.distribute(notification{kind: addNotification, newObj: d.Object, isInInitialList: isInInitialList}, false)
 			}
 		case deltafifo.Deleted:
 			if err := s.indexer.Delete(d.Object); err != nil {
 				return err
 			}
-			s.distribute(deleteNotification{oldObj: d.Object}, false)
+			s.distribute(notification{kind: deleteNotification, oldObj: d.Object}, false)
 		}
 	}
 	return nil
