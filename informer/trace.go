@@ -18,7 +18,7 @@ func (s *sharedIndexInformer) traceHandled(n notification, isSync bool) {
 	}
 	var obj any
 	call := ""
-	switch n := n.(type) {
+	switch n.kind {
 	case addNotification:
 		obj, call = n.newObj, "OnAdd"
 	case updateNotification:
