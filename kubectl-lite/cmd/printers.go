@@ -101,6 +101,9 @@ func (p *printer) printObjects(objs []api.Object, single bool) error {
 		if err := api.Builtin().SetTypeMeta(o); err != nil {
 			return err
 		}
+		// kubectl hides managedFields unless --show-managed-fields; the
+		// objects are this command's own, so clearing is safe.
+		o.GetObjectMeta().ManagedFields = nil
 	}
 	var v any = map[string]any{"apiVersion": "v1", "kind": "List", "metadata": map[string]any{"resourceVersion": ""}, "items": objs}
 	if single && len(objs) == 1 {
