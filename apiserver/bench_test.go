@@ -17,6 +17,7 @@ import (
 	clientv3 "go.etcd.io/etcd/client/v3"
 
 	"kubeloop/api"
+	"kubeloop/apiserver/apiservertest"
 	"kubeloop/store"
 )
 
@@ -56,12 +57,21 @@ var (
 var benchSeq atomic.Int64
 
 func benchKubeloop(b *testing.B, concurrency int, w wire) {
-	tr := srv.HTTPClient().Transport.(*http.Transport).Clone()
+	ns := fmt.Sprintf("bench-%d", benchSeq.Add(1))
+	if code := srv.Do(b, "POST", "/api/v1/namespaces", "", `{"metadata":{"name":"`+ns+`"}}`).Code; code != http.StatusCreated {
+		b.Fatalf("create namespace: %d", code)
+	}
+	benchServer(b, srv, srv.HTTPClient(), ns, concurrency, w)
+}
+
+// benchServer drives s through hc (whose identity is the caller's choice)
+// in the namespace ns.
+func benchServer(b *testing.B, s *apiservertest.Server, hc *http.Client, ns string, concurrency int, w wire) {
+	tr := hc.Transport.(*http.Transport).Clone()
 	tr.MaxIdleConns, tr.MaxIdleConnsPerHost = 256, 256
 	client := &http.Client{Transport: tr}
-	ns := fmt.Sprintf("bench-%d", benchSeq.Add(1))
 	do := func(method, path, contentType string, body []byte) (int, error) {
-		req, err := http.NewRequest(method, srv.URL+path, bytes.NewReader(body))
+		req, err := http.NewRequest(method, s.URL+path, bytes.NewReader(body))
 		if err != nil {
 			return 0, err
 		}
@@ -76,9 +86,6 @@ func benchKubeloop(b *testing.B, concurrency int, w wire) {
 		_, _ = io.Copy(io.Discard, resp.Body)
 		resp.Body.Close()
 		return resp.StatusCode, nil
-	}
-	if code, err := do("POST", "/api/v1/namespaces", "application/json", []byte(`{"metadata":{"name":"`+ns+`"}}`)); err != nil || code != http.StatusCreated {
-		b.Fatalf("create namespace: %d %v", code, err)
 	}
 	path := "/api/v1/namespaces/" + ns + "/configmaps"
 	getter := func(url string) error {

@@ -340,6 +340,31 @@ func (c *Cluster) StopComponent(name string) error {
 	return nil
 }
 
+// ComponentConfig is the client config of a component that authenticates
+// as user in groups (system:kube-scheduler, system:node:<name> in
+// system:nodes, ...), with a client certificate of its own, as kubeadm
+// gives each component its kubeconfig. Without a CA (InsecureHTTP) it is
+// the admin's config.
+func (c *Cluster) ComponentConfig(component, name string, groups ...string) (*client.Config, error) {
+	if c.CA == nil {
+		return c.Config.ForComponent(component), nil
+	}
+	cfg, err := c.ConfigFor(name, groups...)
+	if err != nil {
+		return nil, err
+	}
+	return cfg.ForComponent(component), nil
+}
+
+// NewComponentClient is a client from ComponentConfig.
+func (c *Cluster) NewComponentClient(component, name string, groups ...string) (*client.Client, error) {
+	cfg, err := c.ComponentConfig(component, name, groups...)
+	if err != nil {
+		return nil, err
+	}
+	return client.NewForConfig(cfg)
+}
+
 // NewClient returns a fresh client named for a component.
 func (c *Cluster) NewClient(component string) (*client.Client, error) {
 	return client.NewForConfig(c.Config.ForComponent(component))

@@ -5,6 +5,7 @@ import (
 	"fmt"
 
 	"kubeloop/api"
+	"kubeloop/apiserver/authentication/user"
 	"kubeloop/cluster"
 	"kubeloop/controllers"
 	"kubeloop/controllers/nodelifecycle"
@@ -74,7 +75,7 @@ const SchedulerName = "scheduler"
 // event recorder of its own, as if it ran in its own process.
 func Scheduler(opts scheduler.Options) cluster.Component {
 	return cluster.Component{Name: SchedulerName, Run: func(ctx context.Context, c *cluster.Cluster) error {
-		cl, err := c.NewClient(SchedulerName)
+		cl, err := c.NewComponentClient(SchedulerName, user.KubeScheduler)
 		if err != nil {
 			return err
 		}
@@ -98,7 +99,7 @@ func Node(name string, index int, template kubelet.Options) cluster.Component {
 		opts.PodCIDR = fmt.Sprintf("10.%d.%d.0/24", 244+index/256, index%256)
 	}
 	return cluster.Component{Name: KubeletComponentName(name), Run: func(ctx context.Context, c *cluster.Cluster) error {
-		cl, err := c.NewClient(KubeletComponentName(name))
+		cl, err := c.NewComponentClient(KubeletComponentName(name), "system:node:"+name, user.NodesGroup)
 		if err != nil {
 			return err
 		}
@@ -148,7 +149,11 @@ func controllerManager(selection []string, known map[string]controllers.InitFunc
 		return cluster.Component{}, fmt.Errorf("controller manager: %w", err)
 	}
 	return cluster.Component{Name: ControllerManagerName, Run: func(ctx context.Context, c *cluster.Cluster) error {
-		m, err := controllers.NewManager(controllers.ManagerOptions{Config: c.Config, Controllers: selection, Known: known, ComponentConfig: cfg})
+		cmCfg, err := c.ComponentConfig(ControllerManagerName, user.KubeControllerManager)
+		if err != nil {
+			return err
+		}
+		m, err := controllers.NewManager(controllers.ManagerOptions{Config: cmCfg, Controllers: selection, Known: known, ComponentConfig: cfg})
 		if err != nil {
 			return err
 		}
