@@ -33,7 +33,8 @@ func TestGreeterPublishesEachGreetingAsAConfigMap(t *testing.T) {
 
 	ctx, cancel := context.WithTimeout(context.Background(), 30*time.Second)
 	defer cancel()
-	c, err := client.NewForConfig(&client.Config{Host: srv.URL})
+	// The admin's HTTPS client: the test server's CA and client certificate.
+	c, err := client.NewForConfig(&client.Config{Host: srv.URL, Transport: srv.HTTPClient().Transport})
 	require.NoError(t, err)
 	var info *api.ResourceInfo
 	require.Eventually(t, func() bool {
