@@ -23,6 +23,7 @@ type Client struct {
 	base      *url.URL
 	http      *http.Client
 	token     string
+	as        ImpersonationConfig
 	userAgent string
 	timeout   time.Duration
 	// limiter is nil when throttling is off.
@@ -62,6 +63,7 @@ func NewForConfig(cfg *Config) (*Client, error) {
 		base:      base,
 		http:      &http.Client{Transport: rt},
 		token:     cfg.BearerToken,
+		as:        cfg.Impersonate,
 		userAgent: ua,
 		timeout:   cfg.Timeout,
 		limiter:   cfg.rateLimiter(),
@@ -130,6 +132,7 @@ func (c *Client) send(ctx context.Context, r *request) (*http.Response, error) {
 	if c.token != "" {
 		req.Header.Set("Authorization", "Bearer "+c.token)
 	}
+	c.as.headers(req.Header)
 	start := time.Now()
 	resp, err := c.http.Do(req)
 	// The arguments of a disabled log call are still built: ask first.

@@ -74,10 +74,42 @@ type Config struct {
 
 	// Transport replaces the HTTP transport built from TLS (tests, proxies).
 	Transport http.RoundTripper
+	// Impersonate, if UserName is set, makes every request act as that
+	// user (Impersonate-* headers; the caller needs the impersonate verb).
+	// client-go: rest.Config.Impersonate.
+	Impersonate ImpersonationConfig
+
 	// WrapTransport, if set, wraps the transport built from TLS (or
 	// Transport): a test counts requests this way and keeps the cluster's
 	// TLS settings. client-go: rest.Config.WrapTransport.
 	WrapTransport func(http.RoundTripper) http.RoundTripper
+}
+
+// ImpersonationConfig is who to act as. client-go: rest.ImpersonationConfig.
+type ImpersonationConfig struct {
+	UserName string
+	UID      string
+	Groups   []string
+	Extra    map[string][]string
+}
+
+// headers sets the Impersonate-* headers of h.
+func (ic ImpersonationConfig) headers(h http.Header) {
+	if ic.UserName == "" {
+		return
+	}
+	h.Set("Impersonate-User", ic.UserName)
+	if ic.UID != "" {
+		h.Set("Impersonate-Uid", ic.UID)
+	}
+	for _, g := range ic.Groups {
+		h.Add("Impersonate-Group", g)
+	}
+	for k, vs := range ic.Extra {
+		for _, v := range vs {
+			h.Add("Impersonate-Extra-"+url.PathEscape(k), v)
+		}
+	}
 }
 
 // ForComponent returns a copy of c whose User-Agent names the component.

@@ -264,3 +264,16 @@ func TestTokenRequestRefusesWhatKubernetesRefuses(t *testing.T) {
 	_, err = whoami(t, tokenClient(t, c, tr.Status.Token))
 	assert.True(t, api.IsUnauthorized(err), "%v", err)
 }
+
+func TestClientImpersonates(t *testing.T) {
+	c := startCluster(t, Options{})
+	cfg := *c.Config
+	cfg.Impersonate = client.ImpersonationConfig{UserName: "bob", Groups: []string{"qa"}, Extra: map[string][]string{"scopes": {"view"}}}
+	cl, err := client.NewForConfig(&cfg)
+	require.NoError(t, err)
+	me, err := whoami(t, cl)
+	require.NoError(t, err)
+	assert.Equal(t, "bob", me.Status.UserInfo.Username)
+	assert.Equal(t, []string{"qa", "system:authenticated"}, me.Status.UserInfo.Groups)
+	assert.Equal(t, api.ExtraValue{Items: []string{"view"}}, me.Status.UserInfo.Extra["scopes"])
+}

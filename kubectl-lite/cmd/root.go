@@ -45,6 +45,8 @@ type factory struct {
 	// The credential flags override the kubeconfig's, as kubectl's do.
 	token, certificateAuthority string
 	insecureSkipTLSVerify       bool
+	as                          string
+	asGroups                    []string
 	streams                     IOStreams
 }
 
@@ -80,6 +82,9 @@ func (f *factory) Client() (*client.Client, error) {
 	}
 	if f.insecureSkipTLSVerify {
 		cfg.TLS.Insecure = true
+	}
+	if f.as != "" {
+		cfg.Impersonate = client.ImpersonationConfig{UserName: f.as, Groups: f.asGroups}
 	}
 	cfg.UserAgent = "kubectl-lite"
 	return client.NewForConfig(cfg)
@@ -125,6 +130,8 @@ func NewRootCommand(streams IOStreams) *cobra.Command {
 	pf.StringVarP(&f.namespace, "namespace", "n", "", "the namespace for this request")
 	pf.StringVar(&f.token, "token", "", "a bearer token to authenticate with")
 	pf.StringVar(&f.certificateAuthority, "certificate-authority", "", "path to a CA file to trust the server with")
+	pf.StringVar(&f.as, "as", "", "the user to impersonate for this request")
+	pf.StringSliceVar(&f.asGroups, "as-group", nil, "a group to impersonate (repeatable; needs --as)")
 	pf.BoolVar(&f.insecureSkipTLSVerify, "insecure-skip-tls-verify", false, "do not check the server's certificate (insecure)")
 	root.AddCommand(
 		newGetCommand(f), newDescribeCommand(f), newCreateCommand(f), newApplyCommand(f),
