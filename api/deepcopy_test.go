@@ -181,6 +181,13 @@ func deepCopyTargets() map[string]func() any {
 		// apiextensions.k8s.io, declared before it is served.
 		"CustomResourceDefinition":     func() any { return &CustomResourceDefinition{} },
 		"CustomResourceDefinitionList": func() any { return &CustomResourceDefinitionList{} },
+		// authorization.k8s.io and authentication.k8s.io: request bodies
+		// answered at once, never stored, so not in the builtin table.
+		"SelfSubjectAccessReview": func() any { return &SelfSubjectAccessReview{} },
+		"SubjectAccessReview":     func() any { return &SubjectAccessReview{} },
+		"SelfSubjectRulesReview":  func() any { return &SelfSubjectRulesReview{} },
+		"SelfSubjectReview":       func() any { return &SelfSubjectReview{} },
+		"TokenRequest":            func() any { return &TokenRequest{} },
 	}
 	for _, info := range Builtin().All() {
 		targets[info.Kind] = func() any { return info.New() }
