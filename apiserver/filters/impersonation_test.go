@@ -2,6 +2,7 @@ package filters_test
 
 import (
 	"context"
+	"crypto/tls"
 	"net/http"
 	"testing"
 
@@ -82,4 +83,21 @@ func TestImpersonationIsAuthorizedWithTheImpersonateVerb(t *testing.T) {
 	assert.Equal(t, "system:serviceaccount:default:builder", apiservertest.Get(review, "status", "userInfo", "username"))
 	assert.Equal(t, []any{"system:serviceaccounts", "system:serviceaccounts:default", "system:authenticated"},
 		apiservertest.Get(review, "status", "userInfo", "groups"))
+}
+
+// A certificate of the right CA that is not for client authentication
+// (a serving certificate) authenticates nobody: 401, nothing written.
+func TestServingCertificateIsNoClientCertificate(t *testing.T) {
+	serving, err := srv.CA.IssueServing("not-a-client", []string{"localhost"})
+	require.NoError(t, err)
+	pair, err := tls.X509KeyPair(serving.CertPEM, serving.KeyPEM)
+	require.NoError(t, err)
+	tr := srv.HTTPClient().Transport.(*http.Transport).Clone()
+	tr.TLSClientConfig.Certificates = []tls.Certificate{pair}
+	before := srv.EtcdRevision(t)
+	resp := srv.DoAs(t, &http.Client{Transport: tr}, context.Background(), "POST", "/api/v1/namespaces/default/configmaps", "", cmJSON("nope", nil), nil)
+	require.Equal(t, http.StatusUnauthorized, resp.Code)
+	assert.Equal(t, map[string]any{"kind": "Status", "apiVersion": "v1", "metadata": map[string]any{},
+		"status": "Failure", "message": "Unauthorized", "reason": "Unauthorized", "code": float64(401)}, resp.Obj(t))
+	assert.Equal(t, before, srv.EtcdRevision(t))
 }
