@@ -126,7 +126,7 @@ func TestClientGoApplyStatus(t *testing.T) {
 func TestControllerRuntimeApply(t *testing.T) {
 	ns := newNamespace(t)
 	ctx := context.Background()
-	c, err := client.New(restConfig(kl.URL), client.Options{})
+	c, err := client.New(adminConfig(t), client.Options{})
 	require.NoError(t, err)
 
 	require.NoError(t, c.Apply(ctx, corev1ac.ConfigMap("cr", ns).WithData(map[string]string{"k": "v"}), client.FieldOwner("cr-owner")))
