@@ -20,7 +20,7 @@ concepts=(
 	"deltafifo|350|540|deltafifo/*.go"
 	"informer|450|1030|informer/*.go"
 	"workqueue|500|755|workqueue/*.go"
-	"kubectl-lite|1500|2210|kubectl-lite/main.go kubectl-lite/cmd/*.go"
+	"kubectl-lite|1500|2230|kubectl-lite/main.go kubectl-lite/cmd/*.go"
 )
 
 fenced() { head -n 12 "$1" | grep -qi 'skip on a first reading'; }
