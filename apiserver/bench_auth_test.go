@@ -30,6 +30,10 @@ func BenchmarkCreateConfigMapsAuth(b *testing.B) {
 		ns := benchNamespace(b, open)
 		benchServer(b, open, open.AsUser(b, ""), ns, concurrency, jsonWire)
 	})
+	b.Run(fmt.Sprintf("json/c=%d/https-certificate-alwaysallow", concurrency), func(b *testing.B) {
+		ns := benchNamespace(b, open)
+		benchServer(b, open, open.AsUser(b, "alice", "dev"), ns, concurrency, jsonWire)
+	})
 	b.Run(fmt.Sprintf("json/c=%d/https-certificate-rbac", concurrency), func(b *testing.B) {
 		ns := benchNamespace(b, secured)
 		rbacNS := "/apis/rbac.authorization.k8s.io/v1/namespaces/" + ns

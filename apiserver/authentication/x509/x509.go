@@ -4,6 +4,7 @@ import (
 	"crypto/x509"
 	"fmt"
 	"net/http"
+	"time"
 
 	"kubeloop/apiserver/authentication/user"
 )
@@ -11,6 +12,8 @@ import (
 // Authenticator verifies client certificates against a CA pool.
 type Authenticator struct {
 	roots *x509.CertPool
+	// verified remembers certificates that verified (cache.go).
+	verified verifiedCache
 }
 
 // New returns an authenticator trusting the CAs in roots.
@@ -24,6 +27,10 @@ func (a *Authenticator) AuthenticateRequest(r *http.Request) (*user.Info, bool, 
 		return nil, false, nil
 	}
 	leaf := r.TLS.PeerCertificates[0]
+	now := time.Now()
+	if a.verified.ok(leaf, now) {
+		return userOf(leaf)
+	}
 	opts := x509.VerifyOptions{
 		Roots:         a.roots,
 		Intermediates: x509.NewCertPool(),
@@ -35,6 +42,11 @@ func (a *Authenticator) AuthenticateRequest(r *http.Request) (*user.Info, bool, 
 	if _, err := leaf.Verify(opts); err != nil {
 		return nil, false, fmt.Errorf("verifying certificate SN=%s, CN=%s failed: %w", leaf.SerialNumber, leaf.Subject.CommonName, err)
 	}
+	a.verified.remember(leaf, now)
+	return userOf(leaf)
+}
+
+func userOf(leaf *x509.Certificate) (*user.Info, bool, error) {
 	// A certificate without a name identifies nobody; Kubernetes lets the
 	// next authenticator try.
 	if leaf.Subject.CommonName == "" {
