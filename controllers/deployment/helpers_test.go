@@ -5,6 +5,7 @@ import (
 	"fmt"
 	"sort"
 	"strings"
+	"sync/atomic"
 	"testing"
 	"time"
 
@@ -165,20 +166,22 @@ func complete(d *api.Deployment) bool {
 // condition says so, and returns the Deployment.
 func waitComplete(t *testing.T, ns, name string) *api.Deployment {
 	t.Helper()
-	var d *api.Deployment
+	// Eventually polls in its own goroutine, which may still run when it
+	// gives up: the last reading is handed over atomically.
+	var last atomic.Pointer[api.Deployment]
 	ok := assert.Eventually(t, func() bool {
-		got, err := tryGetDeployment(ns, name)
+		d, err := tryGetDeployment(ns, name)
 		if err != nil {
 			return false
 		}
-		d = got
+		last.Store(d)
 		c := condition(d, deployment.DeploymentProgressing)
 		return complete(d) && c != nil && c.Reason == deployment.NewRSAvailableReason
 	}, waitFor, tick)
 	if !ok {
-		t.Fatalf("rollout of %s/%s never completed: %s\n%s", ns, name, describe(d), describeNamespace(t, ns))
+		t.Fatalf("rollout of %s/%s never completed: %s\n%s", ns, name, describe(last.Load()), describeNamespace(t, ns))
 	}
-	return d
+	return last.Load()
 }
 
 // describe summarises a Deployment for failure messages.
