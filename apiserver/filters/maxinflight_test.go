@@ -2,6 +2,7 @@ package filters_test
 
 import (
 	"context"
+	"fmt"
 	"io"
 	"net/http"
 	"sync/atomic"
@@ -65,9 +66,17 @@ func TestMutatingRequestsBeyondTheLimitAre429(t *testing.T) {
 	release := holdCreate(t, s, alice, ns)
 	// Wait until the held create has its slot: then a second write by
 	// alice is refused.
-	var resp apiservertest.Response
+	// Each try has its own name: a try that ran before the held create got
+	// its slot was stored, and must not be mistaken for the refused one.
+	var (
+		resp    apiservertest.Response
+		refused string
+		tries   int
+	)
 	require.Eventually(t, func() bool {
-		resp = s.DoAs(t, alice, context.Background(), "POST", "/api/v1/namespaces/"+ns+"/configmaps", "", cmJSON("second", nil), nil)
+		tries++
+		refused = fmt.Sprintf("second-%d", tries)
+		resp = s.DoAs(t, alice, context.Background(), "POST", "/api/v1/namespaces/"+ns+"/configmaps", "", cmJSON(refused, nil), nil)
 		return resp.Code == http.StatusTooManyRequests
 	}, 20*time.Second, 10*time.Millisecond)
 	assert.Equal(t, "1", resp.Header.Get("Retry-After"))
@@ -76,7 +85,7 @@ func TestMutatingRequestsBeyondTheLimitAre429(t *testing.T) {
 	assert.Equal(t, "TooManyRequests", st["reason"])
 	assert.Equal(t, "Too many requests, please try again later.", st["message"])
 	assert.EqualValues(t, 1, apiservertest.Get(st, "details", "retryAfterSeconds"))
-	assert.Equal(t, http.StatusNotFound, s.Do(t, "GET", "/api/v1/namespaces/"+ns+"/configmaps/second", "", "").Code, "the refused create stored nothing")
+	assert.Equal(t, http.StatusNotFound, s.Do(t, "GET", "/api/v1/namespaces/"+ns+"/configmaps/"+refused, "", "").Code, "the refused create stored nothing")
 
 	assert.Equal(t, http.StatusOK, s.DoAs(t, alice, context.Background(), "GET", "/api/v1/namespaces/"+ns+"/configmaps", "", "", nil).Code, "reads have their own limit")
 	ctx, cancel := context.WithTimeout(context.Background(), 5*time.Second)
