@@ -1,6 +1,7 @@
 package conformance
 
 import (
+	"os"
 	"strings"
 	"testing"
 	"time"
@@ -101,6 +102,14 @@ func TestKubectlCustomResources(t *testing.T) {
 	assert.Contains(t, k.ok("label", "ct", "my-new-cron-object", "tier=batch"), "labeled")
 	assert.Contains(t, k.ok("get", "ct", "-l", "tier=batch", "-o", "name"), "crontab.stable.example.com/my-new-cron-object")
 	assert.Contains(t, k.ok("patch", "ct", "my-new-cron-object", "--type=merge", "-p", `{"spec":{"image":"other"}}`), "patched")
+	// kubectl edit: the "editor" is a script that rewrites the image in the
+	// YAML kubectl hands it; kubectl then patches the difference.
+	editor := writeFile(t, "editor.sh", "#!/bin/sh\nsed -i 's/image: other/image: edited/' \"$1\"\n")
+	require.NoError(t, os.Chmod(editor, 0o755))
+	ke := &kubectl{t: t, bin: bin, namespace: ns, env: []string{"KUBE_EDITOR=" + editor, "EDITOR=" + editor}}
+	assert.Contains(t, ke.ok("edit", "ct", "my-new-cron-object"), "crontab.stable.example.com/my-new-cron-object edited")
+	assert.Equal(t, "edited", k.ok("get", "ct", "my-new-cron-object", "-o", "jsonpath={.spec.image}"))
+	assert.Equal(t, "2", k.ok("get", "ct", "my-new-cron-object", "-o", "jsonpath={.spec.replicas}"), "the rest is kept")
 	assert.Contains(t, k.ok("scale", "ct", "my-new-cron-object", "--replicas=3"), "scaled")
 	assert.Equal(t, "3", k.ok("get", "ct", "my-new-cron-object", "-o", "jsonpath={.spec.replicas}"))
 	desc := k.ok("describe", "ct", "my-new-cron-object")
