@@ -33,6 +33,17 @@ func (jsonDecoder) Decode(data []byte, into any, strict bool) ([]string, error) 
 		}
 		unknown, dup, err := api.DecodeStrictOptions(data, into)
 		return problems(unknown, dup), err
+	case *api.Unstructured:
+		// A custom resource's own fields are the schema's to judge (pruning);
+		// strictly, only its duplicates and unknown metadata are reported here.
+		if !strict {
+			return nil, api.Decode(data, into)
+		}
+		unknown, dup, err := api.DecodeStrictUnstructured(data, into)
+		if err != nil {
+			return nil, err
+		}
+		return problems(unknown, dup), nil
 	case api.Object:
 		if !strict {
 			return nil, api.Decode(data, into)

@@ -2,6 +2,7 @@ package crdserving_test
 
 import (
 	"net/http"
+	"strings"
 	"testing"
 	"time"
 
@@ -120,4 +121,31 @@ func TestUnknownFieldsArePrunedAndReportedByFieldValidation(t *testing.T) {
 	require.Equal(t, http.StatusUnprocessableEntity, p.Code, p.Body)
 	smp := srv.Do(t, "PATCH", widgets(group, ns)+"/p", "application/strategic-merge-patch+json", `{"spec":{"replicas":2}}`)
 	assert.Equal(t, http.StatusUnsupportedMediaType, smp.Code, smp.Body)
+}
+
+func TestFieldValidationReportsUnknownMetadataAndDuplicateFields(t *testing.T) {
+	group := createCRD(t, widgetCRD)
+	ns := srv.NewNamespace(t)
+	body := `{"apiVersion":"` + group + `/v1","kind":"Widget","metadata":{"name":"m","foo":1},"spec":{"color":"red","color":"blue","ports":[{"name":"a","name":"b"}]}}`
+	strict := srv.Do(t, "POST", widgets(group, ns)+"?fieldValidation=Strict", "", body)
+	require.Equal(t, http.StatusBadRequest, strict.Code, strict.Body)
+	msg := strict.Obj(t)["message"].(string)
+	assert.Contains(t, msg, `strict decoding error: `)
+	assert.Contains(t, msg, `duplicate field "spec.color"`)
+	assert.Contains(t, msg, `duplicate field "spec.ports[0].name"`)
+	assert.Contains(t, msg, `unknown field "metadata.foo"`)
+	assert.Equal(t, http.StatusNotFound, srv.Do(t, "GET", widgets(group, ns)+"/m", "", "").Code, "nothing is stored")
+
+	warn := srv.Do(t, "POST", widgets(group, ns), "", body)
+	require.Equal(t, http.StatusCreated, warn.Code, warn.Body)
+	warnings := strings.Join(warn.Header.Values("Warning"), "\n")
+	assert.Contains(t, warnings, `unknown field \"metadata.foo\"`)
+	assert.Contains(t, warnings, `duplicate field \"spec.color\"`)
+	assert.Equal(t, "blue", apiservertest.Get(warn.Obj(t), "spec", "color"), "the last of a duplicate wins, as in encoding/json")
+
+	// YAML bodies too.
+	yml := "apiVersion: " + group + "/v1\nkind: Widget\nmetadata:\n  name: from-yaml\n  bar: 1\nspec:\n  color: red\n"
+	y := srv.Do(t, "POST", widgets(group, ns)+"?fieldValidation=Strict", "application/yaml", yml)
+	require.Equal(t, http.StatusBadRequest, y.Code, y.Body)
+	assert.Contains(t, y.Obj(t)["message"], `unknown field "metadata.bar"`)
 }

@@ -32,6 +32,5 @@
 // version's schema (ResourceInfo.Decoded, which the store calls).
 //
 // What we simplify: no
-// ratcheting of validation on unchanged fields; metadata unknown fields are
-// dropped without being reported.
+// ratcheting of validation on unchanged fields.
 package customresource

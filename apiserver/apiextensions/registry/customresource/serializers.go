@@ -41,7 +41,10 @@ func (d coercingDecoder) Decode(data []byte, into any, strict bool) ([]string, e
 	if !ok {
 		return d.base.Decode(data, into, strict)
 	}
-	if _, err := d.base.Decode(data, u, false); err != nil {
+	// Strictly, the base decoder reports duplicate fields and unknown
+	// metadata fields; unknown fields elsewhere are found by pruning.
+	problems, err := d.base.Decode(data, u, strict)
+	if err != nil {
 		return nil, err
 	}
 	if u.Content == nil {
@@ -55,9 +58,8 @@ func (d coercingDecoder) Decode(data []byte, into any, strict bool) ([]string, e
 	if !strict {
 		return nil, nil
 	}
-	problems := make([]string, len(unknown))
-	for i, f := range unknown {
-		problems[i] = fmt.Sprintf("unknown field %q", f)
+	for _, f := range unknown {
+		problems = append(problems, fmt.Sprintf("unknown field %q", f))
 	}
 	return problems, nil
 }
