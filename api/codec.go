@@ -62,6 +62,13 @@ func decodeStrict(data []byte, into any) (unknownFields, duplicateFields []strin
 // walkStrict is the token walk alone: every unknown and duplicate field by
 // path, then json.Unmarshal.
 func walkStrict(data []byte, into any) (unknownFields, duplicateFields []string, err error) {
+	t := reflect.TypeOf(into).Elem()
+	return walkStrictWith(data, into, func(w *strictWalker) error { return w.object(t, "") })
+}
+
+// walkStrictWith reads the top-level '{', lets members walk the object's
+// members and its '}', checks nothing follows, then json.Unmarshal.
+func walkStrictWith(data []byte, into any, members func(*strictWalker) error) (unknownFields, duplicateFields []string, err error) {
 	w := &strictWalker{dec: json.NewDecoder(bytes.NewReader(data)), fields: map[reflect.Type]map[string]reflect.Type{}}
 	w.dec.UseNumber()
 	tok, err := w.dec.Token()
@@ -71,7 +78,7 @@ func walkStrict(data []byte, into any) (unknownFields, duplicateFields []string,
 	if d, ok := tok.(json.Delim); !ok || d != '{' {
 		return nil, nil, fmt.Errorf("the body must be a JSON object, got %s", describeToken(tok))
 	}
-	if err := w.object(reflect.TypeOf(into).Elem(), ""); err != nil {
+	if err := members(w); err != nil {
 		return nil, nil, err
 	}
 	if _, err := w.dec.Token(); err != io.EOF {
@@ -186,24 +193,33 @@ func (w *strictWalker) value(tok json.Token, t reflect.Type, path string) error 
 	return nil
 }
 
+// member reads one object member's key and first value token, noting a
+// key already in seen as a duplicate at its path.
+func (w *strictWalker) member(path string, seen map[string]bool) (key, p string, val json.Token, err error) {
+	keyTok, err := w.dec.Token()
+	if err != nil {
+		return "", "", nil, describeJSONError(err)
+	}
+	key = keyTok.(string)
+	p = joinPath(path, key)
+	if seen[key] {
+		w.duplicate = append(w.duplicate, p)
+	}
+	seen[key] = true
+	if val, err = w.dec.Token(); err != nil {
+		return "", "", nil, describeJSONError(err)
+	}
+	return key, p, val, nil
+}
+
 // object reads the members of an object whose '{' was consumed.
 func (w *strictWalker) object(t reflect.Type, path string) error {
 	known := structFields(w.fields, t)
 	seen := map[string]bool{}
 	for w.dec.More() {
-		keyTok, err := w.dec.Token()
+		key, p, valTok, err := w.member(path, seen)
 		if err != nil {
-			return describeJSONError(err)
-		}
-		key := keyTok.(string)
-		p := joinPath(path, key)
-		if seen[key] {
-			w.duplicate = append(w.duplicate, p)
-		}
-		seen[key] = true
-		valTok, err := w.dec.Token()
-		if err != nil {
-			return describeJSONError(err)
+			return err
 		}
 		ft, ok := known[key]
 		if !ok {
@@ -224,19 +240,9 @@ func (w *strictWalker) object(t reflect.Type, path string) error {
 func (w *strictWalker) mapValue(t reflect.Type, path string) error {
 	seen := map[string]bool{}
 	for w.dec.More() {
-		keyTok, err := w.dec.Token()
+		_, p, valTok, err := w.member(path, seen)
 		if err != nil {
-			return describeJSONError(err)
-		}
-		key := keyTok.(string)
-		p := joinPath(path, key)
-		if seen[key] {
-			w.duplicate = append(w.duplicate, p)
-		}
-		seen[key] = true
-		valTok, err := w.dec.Token()
-		if err != nil {
-			return describeJSONError(err)
+			return err
 		}
 		if err := w.value(valTok, t.Elem(), p); err != nil {
 			return err

@@ -1,10 +1,8 @@
 package api
 
 import (
-	"bytes"
 	"encoding/json"
 	"fmt"
-	"io"
 	"reflect"
 )
 
@@ -17,29 +15,17 @@ import (
 // customresource_handler.go's schemaCoercingDecoder with
 // objectmeta.GetObjectMetaWithOptions(ReturnUnknownFieldPaths) for metadata.
 func DecodeStrictUnstructured(data []byte, u *Unstructured) (unknownFields, duplicateFields []string, err error) {
-	w := &strictWalker{dec: json.NewDecoder(bytes.NewReader(data)), fields: map[reflect.Type]map[string]reflect.Type{}}
-	w.dec.UseNumber()
-	tok, err := w.dec.Token()
-	if err != nil {
-		return nil, nil, describeJSONError(err)
-	}
-	if d, ok := tok.(json.Delim); !ok || d != '{' {
-		return nil, nil, fmt.Errorf("the body must be a JSON object, got %s", describeToken(tok))
-	}
+	return walkStrictWith(data, u, unstructuredMembers)
+}
+
+// unstructuredMembers walks a custom resource's top-level members: metadata
+// as ObjectMeta, everything else as free JSON.
+func unstructuredMembers(w *strictWalker) error {
 	seen := map[string]bool{}
 	for w.dec.More() {
-		keyTok, err := w.dec.Token()
+		key, _, val, err := w.member("", seen)
 		if err != nil {
-			return nil, nil, describeJSONError(err)
-		}
-		key := keyTok.(string)
-		if seen[key] {
-			w.duplicate = append(w.duplicate, key)
-		}
-		seen[key] = true
-		val, err := w.dec.Token()
-		if err != nil {
-			return nil, nil, describeJSONError(err)
+			return err
 		}
 		if key == "metadata" {
 			err = w.value(val, reflect.TypeFor[ObjectMeta](), key)
@@ -47,19 +33,11 @@ func DecodeStrictUnstructured(data []byte, u *Unstructured) (unknownFields, dupl
 			err = w.free(val, key)
 		}
 		if err != nil {
-			return nil, nil, err
+			return err
 		}
 	}
-	if _, err := w.dec.Token(); err != nil { // '}'
-		return nil, nil, describeJSONError(err)
-	}
-	if _, err := w.dec.Token(); err != io.EOF {
-		return nil, nil, fmt.Errorf("invalid JSON: unexpected data after the top-level object")
-	}
-	if err := json.Unmarshal(data, u); err != nil {
-		return nil, nil, describeJSONError(err)
-	}
-	return w.unknown, w.duplicate, nil
+	_, err := w.dec.Token() // '}'
+	return err
 }
 
 // free walks JSON that has no Go type, noting only duplicate keys.
@@ -71,21 +49,15 @@ func (w *strictWalker) free(tok json.Token, path string) error {
 	seen := map[string]bool{}
 	for i := 0; w.dec.More(); i++ {
 		p := fmt.Sprintf("%s[%d]", path, i)
+		var val json.Token
+		var err error
 		if d == '{' {
-			keyTok, err := w.dec.Token()
-			if err != nil {
-				return describeJSONError(err)
-			}
-			key := keyTok.(string)
-			p = joinPath(path, key)
-			if seen[key] {
-				w.duplicate = append(w.duplicate, p)
-			}
-			seen[key] = true
+			_, p, val, err = w.member(path, seen)
+		} else if val, err = w.dec.Token(); err != nil {
+			err = describeJSONError(err)
 		}
-		val, err := w.dec.Token()
 		if err != nil {
-			return describeJSONError(err)
+			return err
 		}
 		if err := w.free(val, p); err != nil {
 			return err

@@ -33,22 +33,20 @@ func (jsonDecoder) Decode(data []byte, into any, strict bool) ([]string, error) 
 		}
 		unknown, dup, err := api.DecodeStrictOptions(data, into)
 		return problems(unknown, dup), err
-	case *api.Unstructured:
-		// A custom resource's own fields are the schema's to judge (pruning);
-		// strictly, only its duplicates and unknown metadata are reported here.
-		if !strict {
-			return nil, api.Decode(data, into)
-		}
-		unknown, dup, err := api.DecodeStrictUnstructured(data, into)
-		if err != nil {
-			return nil, err
-		}
-		return problems(unknown, dup), nil
 	case api.Object:
 		if !strict {
 			return nil, api.Decode(data, into)
 		}
-		unknown, dup, err := api.DecodeStrict(data, into)
+		var unknown, dup []string
+		var err error
+		if u, ok := into.(*api.Unstructured); ok {
+			// A custom resource's own fields are the schema's to judge
+			// (pruning); strictly, only its duplicates and unknown metadata
+			// are reported here.
+			unknown, dup, err = api.DecodeStrictUnstructured(data, u)
+		} else {
+			unknown, dup, err = api.DecodeStrict(data, into)
+		}
 		if err != nil {
 			return nil, err
 		}
