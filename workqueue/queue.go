@@ -101,6 +101,7 @@ func (q *Typed[T]) Add(item T) {
 		return
 	}
 	if _, ok := q.dirty[item]; ok {
+		q.trace.deduplicated(item)
 		return
 	}
 	q.metrics.add(item)

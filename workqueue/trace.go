@@ -32,6 +32,24 @@ func (t *queueTrace[T]) add(item T) {
 		Component: t.name, Key: fmt.Sprint(item)})
 }
 
+// deduplicated reports an add of an item that already waits: the queue
+// keeps one copy, the lesson of the dirty set. If the first add came before
+// the trace was switched on, this one starts the item's wait, so its get is
+// reported too.
+func (t *queueTrace[T]) deduplicated(item T) {
+	if !trace.On() {
+		return
+	}
+	if t.added == nil {
+		t.added = map[T]time.Time{}
+	}
+	if _, ok := t.added[item]; !ok {
+		t.added[item] = time.Now()
+	}
+	trace.Emit(trace.Event{Step: trace.QueueStep(t.name, trace.WorkqueueAdd), Hop: trace.WorkqueueAdd,
+		Component: t.name, Key: fmt.Sprint(item), Detail: "already queued: one copy kept"})
+}
+
 // get reports an item handed to a worker ("workqueue get") and how long it
 // waited since its add.
 func (t *queueTrace[T]) get(item T) {

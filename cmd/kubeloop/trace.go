@@ -125,6 +125,21 @@ func traceScaleToFive(ctx context.Context, c *cluster.Cluster, ns, name string) 
 
 	rec := trace.Record(trace.NewRelated("ReplicaSet", "replicasets", ns, name).Match)
 	defer rec.Stop()
+	// Available 3 is not the end of the work: the status write that said
+	// so comes back as a watch event and is reconciled once more, and a
+	// late pod status may follow. A reconcile still running when the scale
+	// lands would read spec 5 without a workqueue get in the trace, so wait
+	// until the ReplicaSet's part of the cluster has been quiet a while.
+	start := time.Now()
+	if err := waitFor(ctx, func() (bool, error) {
+		last := start
+		if evs := rec.Events(); len(evs) > 0 {
+			last = evs[len(evs)-1].Time
+		}
+		return time.Since(last) > settled, nil
+	}); err != nil {
+		return nil, fmt.Errorf("waiting for the ReplicaSet to settle: %w", err)
+	}
 	err := client.RetryOnConflict(client.DefaultRetry, func() error {
 		scale, err := rsc.GetScale(ctx, name)
 		if err != nil {
@@ -172,6 +187,10 @@ func webReplicaSet(ns, name string, replicas int32) *api.ReplicaSet {
 		},
 	}
 }
+
+// settled is how long nothing related to the ReplicaSet may happen before
+// the scale is sent.
+const settled = 300 * time.Millisecond
 
 // waitFor polls cond every 20 ms until it holds, fails or ctx ends.
 func waitFor(ctx context.Context, cond func() (bool, error)) error {
