@@ -95,10 +95,21 @@ type servedKinds struct {
 	custom  *crdserving.Served
 }
 
+// A custom resource in a group version the registry serves is left out, as
+// it is not served (endpoints.APIHandler.ServeHTTP).
 func (k servedKinds) All() []*api.ResourceInfo {
 	out := append([]*api.ResourceInfo(nil), k.builtin.All()...)
-	if k.custom != nil {
-		out = append(out, k.custom.All()...)
+	if k.custom == nil {
+		return out
+	}
+	builtinGV := map[string]bool{}
+	for _, info := range out {
+		builtinGV[info.Group+"/"+info.Version] = true
+	}
+	for _, info := range k.custom.All() {
+		if !builtinGV[info.Group+"/"+info.Version] {
+			out = append(out, info)
+		}
 	}
 	return out
 }

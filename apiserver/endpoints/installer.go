@@ -219,12 +219,18 @@ func (h *APIHandler) ServeHTTP(w http.ResponseWriter, r *http.Request) {
 		h.discovery.ServeHTTP(w, r)
 		return
 	}
-	re, ok := h.resources[ri.APIGroup+"/"+ri.Resource]
-	if h.delegate != nil && (!ok || !h.groupVersions[ri.APIGroup+"/"+ri.APIVersion]) && h.delegate.Serves(ri.APIGroup, ri.APIVersion, ri.Resource) {
+	// A group version the built-in registry serves is its alone: like
+	// Kubernetes' director, which hands a path under a built-in web
+	// service's root to that service (a 404 there) and only the others to
+	// the apiextensions server, a CRD that adds a plural to a built-in
+	// group version is not served.
+	builtinGV := h.groupVersions[ri.APIGroup+"/"+ri.APIVersion]
+	if h.delegate != nil && !builtinGV && h.delegate.Serves(ri.APIGroup, ri.APIVersion, ri.Resource) {
 		h.delegate.ServeHTTP(w, r)
 		return
 	}
-	if !h.groupVersions[ri.APIGroup+"/"+ri.APIVersion] {
+	re, ok := h.resources[ri.APIGroup+"/"+ri.Resource]
+	if !builtinGV {
 		http.NotFound(w, r)
 		return
 	}
