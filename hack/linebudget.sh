@@ -19,7 +19,7 @@ concepts=(
 	"reflector|350|450|reflector/*.go"
 	"deltafifo|350|540|deltafifo/*.go"
 	"informer|450|1030|informer/*.go"
-	"workqueue|500|755|workqueue/*.go"
+	"workqueue|500|500|workqueue/*.go"
 	"kubectl-lite|1500|2230|kubectl-lite/main.go kubectl-lite/cmd/*.go"
 )
 

@@ -10,12 +10,9 @@ import (
 
 // TypedRateLimiter decides how long an item waits before it is retried.
 type TypedRateLimiter[T comparable] interface {
-	// When returns how long item should wait, and counts one more retry.
-	When(item T) time.Duration
-	// Forget clears item's history (it succeeded).
-	Forget(item T)
-	// NumRequeues is how many retries of item have been counted.
-	NumRequeues(item T) int
+	When(item T) time.Duration // the wait; it counts one more retry
+	Forget(item T)             // clears item's history (it succeeded)
+	NumRequeues(item T) int    // retries counted for item
 }
 
 // DefaultTypedControllerRateLimiter is what Kubernetes controllers use: a
@@ -29,122 +26,79 @@ func DefaultTypedControllerRateLimiter[T comparable]() TypedRateLimiter[T] {
 }
 
 // TypedBucketRateLimiter is one token bucket shared by all items: it limits
-// the total retry rate, not any one item's.
-type TypedBucketRateLimiter[T comparable] struct {
-	*rate.Limiter
+// the total retry rate, not any one item's, and keeps no per-item history.
+type TypedBucketRateLimiter[T comparable] struct{ *rate.Limiter }
+
+func (r *TypedBucketRateLimiter[T]) When(T) time.Duration { return r.Limiter.Reserve().Delay() }
+func (r *TypedBucketRateLimiter[T]) NumRequeues(T) int    { return 0 }
+func (r *TypedBucketRateLimiter[T]) Forget(T)             {}
+
+// failures counts each item's failures, for the two per-item limiters.
+type failures[T comparable] struct {
+	mu sync.Mutex
+	n  map[T]int
 }
 
-// When reserves a token and returns how long until it is available.
-func (r *TypedBucketRateLimiter[T]) When(T) time.Duration {
-	return r.Limiter.Reserve().Delay()
+// count records one more failure and returns how many came before it.
+func (f *failures[T]) count(item T) int {
+	f.mu.Lock()
+	defer f.mu.Unlock()
+	f.n[item]++
+	return f.n[item] - 1
 }
 
-// NumRequeues is always 0: the bucket keeps no per-item history.
-func (r *TypedBucketRateLimiter[T]) NumRequeues(T) int { return 0 }
-
-// Forget does nothing: the bucket keeps no per-item history.
-func (r *TypedBucketRateLimiter[T]) Forget(T) {}
+func (f *failures[T]) NumRequeues(item T) int { f.mu.Lock(); defer f.mu.Unlock(); return f.n[item] }
+func (f *failures[T]) Forget(item T)          { f.mu.Lock(); defer f.mu.Unlock(); delete(f.n, item) }
 
 // TypedItemExponentialFailureRateLimiter delays an item base·2^n, where n is
 // the number of failures counted for it so far, never more than max.
 type TypedItemExponentialFailureRateLimiter[T comparable] struct {
-	mu       sync.Mutex
-	failures map[T]int
-
-	baseDelay time.Duration
-	maxDelay  time.Duration
+	failures[T]
+	baseDelay, maxDelay time.Duration
 }
 
-// NewTypedItemExponentialFailureRateLimiter returns an exponential limiter.
 func NewTypedItemExponentialFailureRateLimiter[T comparable](baseDelay, maxDelay time.Duration) TypedRateLimiter[T] {
-	return &TypedItemExponentialFailureRateLimiter[T]{
-		failures:  map[T]int{},
-		baseDelay: baseDelay,
-		maxDelay:  maxDelay,
-	}
+	return &TypedItemExponentialFailureRateLimiter[T]{failures: failures[T]{n: map[T]int{}}, baseDelay: baseDelay, maxDelay: maxDelay}
 }
 
 func (r *TypedItemExponentialFailureRateLimiter[T]) When(item T) time.Duration {
-	r.mu.Lock()
-	defer r.mu.Unlock()
-	n := r.failures[item]
-	r.failures[item] = n + 1
-
-	// Compute in float64 so a large n saturates instead of wrapping around.
-	backoff := float64(r.baseDelay.Nanoseconds()) * math.Pow(2, float64(n))
+	// In float64 so a large n saturates instead of wrapping around.
+	backoff := float64(r.baseDelay.Nanoseconds()) * math.Pow(2, float64(r.count(item)))
 	if backoff >= math.MaxInt64 {
 		return r.maxDelay
 	}
 	return min(time.Duration(backoff), r.maxDelay)
 }
 
-func (r *TypedItemExponentialFailureRateLimiter[T]) NumRequeues(item T) int {
-	r.mu.Lock()
-	defer r.mu.Unlock()
-	return r.failures[item]
-}
-
-func (r *TypedItemExponentialFailureRateLimiter[T]) Forget(item T) {
-	r.mu.Lock()
-	defer r.mu.Unlock()
-	delete(r.failures, item)
-}
-
 // TypedItemFastSlowRateLimiter retries an item quickly maxFastAttempts
 // times, then slowly.
 type TypedItemFastSlowRateLimiter[T comparable] struct {
-	mu       sync.Mutex
-	failures map[T]int
-
-	maxFastAttempts int
-	fastDelay       time.Duration
-	slowDelay       time.Duration
+	failures[T]
+	fastDelay, slowDelay time.Duration
+	maxFastAttempts      int
 }
 
-// NewTypedItemFastSlowRateLimiter returns a fast/slow limiter.
 func NewTypedItemFastSlowRateLimiter[T comparable](fastDelay, slowDelay time.Duration, maxFastAttempts int) TypedRateLimiter[T] {
-	return &TypedItemFastSlowRateLimiter[T]{
-		failures:        map[T]int{},
-		maxFastAttempts: maxFastAttempts,
-		fastDelay:       fastDelay,
-		slowDelay:       slowDelay,
-	}
+	return &TypedItemFastSlowRateLimiter[T]{failures: failures[T]{n: map[T]int{}}, fastDelay: fastDelay, slowDelay: slowDelay, maxFastAttempts: maxFastAttempts}
 }
 
 func (r *TypedItemFastSlowRateLimiter[T]) When(item T) time.Duration {
-	r.mu.Lock()
-	defer r.mu.Unlock()
-	// Count first: the maxFastAttempts-th call is still fast.
-	r.failures[item]++
-	if r.failures[item] <= r.maxFastAttempts {
+	if r.count(item) < r.maxFastAttempts { // the maxFastAttempts-th call is still fast
 		return r.fastDelay
 	}
 	return r.slowDelay
 }
 
-func (r *TypedItemFastSlowRateLimiter[T]) NumRequeues(item T) int {
-	r.mu.Lock()
-	defer r.mu.Unlock()
-	return r.failures[item]
-}
-
-func (r *TypedItemFastSlowRateLimiter[T]) Forget(item T) {
-	r.mu.Lock()
-	defer r.mu.Unlock()
-	delete(r.failures, item)
-}
-
-// TypedMaxOfRateLimiter combines limiters: the longest delay wins.
+// TypedMaxOfRateLimiter asks every limiter (so each counts the retry); the
+// longest delay wins.
 type TypedMaxOfRateLimiter[T comparable] struct {
 	limiters []TypedRateLimiter[T]
 }
 
-// NewTypedMaxOfRateLimiter returns a limiter that asks every limiter.
 func NewTypedMaxOfRateLimiter[T comparable](limiters ...TypedRateLimiter[T]) TypedRateLimiter[T] {
 	return &TypedMaxOfRateLimiter[T]{limiters: limiters}
 }
 
-// When asks every limiter (so each counts the retry) and returns the maximum.
 func (r *TypedMaxOfRateLimiter[T]) When(item T) time.Duration {
 	var longest time.Duration
 	for _, l := range r.limiters {

@@ -6,69 +6,41 @@ import (
 	"time"
 )
 
-// TypedDelayingInterface is a queue that can also add an item later: the
-// tool for retrying without a hot loop.
+// TypedDelayingInterface can also add an item later: retries without a hot loop.
 type TypedDelayingInterface[T comparable] interface {
 	TypedInterface[T]
-	// AddAfter adds item once duration has passed. It is ignored while
-	// shutting down; duration <= 0 adds at once. If item is already waiting,
-	// only the earlier of the two times is kept.
+	// AddAfter adds item once duration has passed (at once if duration <= 0;
+	// ignored while shutting down). If item already waits, the earlier time wins.
 	AddAfter(item T, duration time.Duration)
 }
 
-// TypedDelayingQueueConfig customises a delaying queue; the zero value is an
-// unnamed queue on the real clock.
-type TypedDelayingQueueConfig[T comparable] struct {
-	Name            string
-	MetricsProvider MetricsProvider
-	Clock           Clock
-}
+// TypedDelayingQueueConfig is a plain queue's (client-go's also takes a Queue).
+type TypedDelayingQueueConfig[T comparable] = TypedQueueConfig[T]
 
 // NewTypedDelayingQueue returns an unnamed delaying queue with no metrics.
 func NewTypedDelayingQueue[T comparable]() TypedDelayingInterface[T] {
 	return NewTypedDelayingQueueWithConfig(TypedDelayingQueueConfig[T]{})
 }
 
-// NewTypedDelayingQueueWithConfig returns a delaying queue customised by config.
-func NewTypedDelayingQueueWithConfig[T comparable](config TypedDelayingQueueConfig[T]) TypedDelayingInterface[T] {
-	return newDelayingQueue(config)
-}
-
 // delayingType is a Typed queue plus a min-heap of items waiting for their
 // time, and one goroutine (waitingLoop) that moves them into the queue.
 type delayingType[T comparable] struct {
 	*Typed[T]
-
-	clock   Clock
-	retries CounterMetric // nil for unnamed queues
-
-	// mu guards waiting and waitingByItem. Invariant: an item is in waiting
-	// at most once, and waitingByItem[x] is its entry.
+	// mu guards the heap. An item waits at most once; waitingByItem[x] is its entry.
 	mu            sync.Mutex
 	waiting       waitForPriorityQueue[T]
 	waitingByItem map[T]*waitFor[T]
-
-	wake     chan struct{} // capacity 1: "the head of waiting changed"
-	stopCh   chan struct{}
-	stopOnce sync.Once
-	loopDone chan struct{}
+	wake          chan struct{} // capacity 1: "the head of waiting changed"
 }
 
-func newDelayingQueue[T comparable](config TypedDelayingQueueConfig[T]) *delayingType[T] {
-	if config.Clock == nil {
-		config.Clock = RealClock{}
-	}
+func NewTypedDelayingQueueWithConfig[T comparable](config TypedDelayingQueueConfig[T]) TypedDelayingInterface[T] {
 	q := &delayingType[T]{
-		Typed: NewTypedWithConfig(TypedQueueConfig[T]{
-			Name: config.Name, MetricsProvider: config.MetricsProvider, Clock: config.Clock,
-		}),
-		clock:         config.Clock,
-		retries:       newRetriesMetric(config.MetricsProvider, config.Name),
+		Typed:         NewTypedWithConfig(config),
 		waitingByItem: map[T]*waitFor[T]{},
 		wake:          make(chan struct{}, 1),
-		stopCh:        make(chan struct{}),
-		loopDone:      make(chan struct{}),
 	}
+	q.metrics.newRetries(config.MetricsProvider, config.Name)
+	q.wg.Add(1) // shutting down stops the loop: items still waiting are dropped, as in client-go
 	go q.waitingLoop()
 	return q
 }
@@ -77,7 +49,7 @@ func newDelayingQueue[T comparable](config TypedDelayingQueueConfig[T]) *delayin
 type waitFor[T any] struct {
 	data    T
 	readyAt time.Time
-	index   int // position in the heap, kept up to date by Swap for heap.Fix
+	index   int // position in the heap, kept by Swap for heap.Fix
 }
 
 // waitForPriorityQueue is a container/heap of waiting items, earliest first.
@@ -87,42 +59,31 @@ func (pq waitForPriorityQueue[T]) Len() int           { return len(pq) }
 func (pq waitForPriorityQueue[T]) Less(i, j int) bool { return pq[i].readyAt.Before(pq[j].readyAt) }
 func (pq waitForPriorityQueue[T]) Swap(i, j int) {
 	pq[i], pq[j] = pq[j], pq[i]
-	pq[i].index = i
-	pq[j].index = j
+	pq[i].index, pq[j].index = i, j
 }
-
 func (pq *waitForPriorityQueue[T]) Push(x any) {
-	e := x.(*waitFor[T])
-	e.index = len(*pq)
-	*pq = append(*pq, e)
+	x.(*waitFor[T]).index = len(*pq)
+	*pq = append(*pq, x.(*waitFor[T]))
 }
-
 func (pq *waitForPriorityQueue[T]) Pop() any {
-	old := *pq
-	e := old[len(old)-1]
-	old[len(old)-1] = nil
-	*pq = old[:len(old)-1]
-	e.index = -1
+	e := (*pq)[len(*pq)-1]
+	(*pq)[len(*pq)-1] = nil
+	*pq = (*pq)[:len(*pq)-1]
 	return e
 }
 
-// AddAfter puts item in the heap directly, under the heap's lock, and wakes
-// the loop only if item became the new head. client-go instead sends every
-// entry over a buffered channel to the loop goroutine; inserting here keeps
-// the ready time exact and avoids a goroutine hand-off per call.
+// AddAfter puts item in the heap itself (client-go sends it over a channel to
+// the loop: a hand-off per call) and wakes the loop only if item became the head.
 func (q *delayingType[T]) AddAfter(item T, duration time.Duration) {
 	if q.ShuttingDown() {
 		return
 	}
-	if q.retries != nil {
-		q.retries.Inc()
-	}
+	q.metrics.retry()
 	if duration <= 0 {
 		q.Add(item)
 		return
 	}
 	readyAt := q.clock.Now().Add(duration)
-
 	q.mu.Lock()
 	e, ok := q.waitingByItem[item]
 	switch {
@@ -133,13 +94,9 @@ func (q *delayingType[T]) AddAfter(item T, duration time.Duration) {
 	case readyAt.Before(e.readyAt):
 		e.readyAt = readyAt
 		heap.Fix(&q.waiting, e.index)
-	default:
-		q.mu.Unlock()
-		return // an earlier time is already pending
 	}
 	isHead := e.index == 0
 	q.mu.Unlock()
-
 	if isHead {
 		select {
 		case q.wake <- struct{}{}:
@@ -150,17 +107,15 @@ func (q *delayingType[T]) AddAfter(item T, duration time.Duration) {
 
 // waitingLoop sleeps until the head of the heap is due (or a new head
 // arrives), then moves every due item into the queue through Add, so dedup
-// applies to delayed items too.
+// applies to delayed items too. Its one timer is re-armed only when the
+// head's time changes: no allocation per wake-up. A stale fire only costs
+// one more look at the heap.
 func (q *delayingType[T]) waitingLoop() {
-	defer close(q.loopDone)
-	// One timer for the loop's life, re-armed only when the head's ready
-	// time changes: no allocation per wake-up, and a spurious wake-up never
-	// moves a deadline that is already armed.
+	defer q.wg.Done()
 	timer := q.clock.NewTimer(time.Hour)
 	timer.Stop()
 	defer timer.Stop()
-	armed := false
-	var armedAt time.Time
+	var armedAt time.Time // zero: not armed
 	var ready []T
 	for {
 		now := q.clock.Now()
@@ -170,55 +125,25 @@ func (q *delayingType[T]) waitingLoop() {
 			delete(q.waitingByItem, e.data)
 			ready = append(ready, e.data)
 		}
-		if len(q.waiting) > 0 {
-			if head := q.waiting[0].readyAt; !armed || !head.Equal(armedAt) {
-				timer.Reset(head.Sub(now))
-				armed, armedAt = true, head
-			}
-		} else if armed {
+		if len(q.waiting) == 0 && !armedAt.IsZero() {
 			timer.Stop()
-			armed = false
+			armedAt = time.Time{}
+		} else if len(q.waiting) > 0 && !q.waiting[0].readyAt.Equal(armedAt) {
+			armedAt = q.waiting[0].readyAt
+			timer.Reset(armedAt.Sub(now))
 		}
 		q.mu.Unlock()
-
-		// Add outside mu: the queue has its own lock, and AddAfter callers
-		// should not wait for it.
-		var zero T
-		for i, item := range ready {
+		for _, item := range ready { // outside mu: AddAfter need not wait for the queue's lock
 			q.Add(item)
-			ready[i] = zero
 		}
+		clear(ready)
 		ready = ready[:0]
-
-		var fired <-chan time.Time
-		if armed {
-			fired = timer.C()
-		}
 		select {
-		case <-q.stopCh:
+		case <-q.Typed.stopCh:
 			return
-		case <-fired:
-			armed = false
+		case <-timer.C():
+			armedAt = time.Time{}
 		case <-q.wake:
 		}
 	}
-}
-
-// ShutDown stops the waiting loop, dropping items still waiting, then shuts
-// the queue down.
-func (q *delayingType[T]) ShutDown() {
-	q.stopLoop()
-	q.Typed.ShutDown()
-}
-
-// ShutDownWithDrain stops the waiting loop, then drains the queue. Items
-// still waiting for their time are dropped, as in client-go.
-func (q *delayingType[T]) ShutDownWithDrain() {
-	q.stopLoop()
-	q.Typed.ShutDownWithDrain()
-}
-
-func (q *delayingType[T]) stopLoop() {
-	q.stopOnce.Do(func() { close(q.stopCh) })
-	<-q.loopDone
 }

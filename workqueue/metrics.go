@@ -60,6 +60,7 @@ type queueMetrics[T comparable] struct {
 	workDuration            HistogramMetric
 	unfinishedWorkSeconds   SettableGaugeMetric
 	longestRunningProcessor SettableGaugeMetric
+	retries                 CounterMetric // nil but in a delaying queue
 
 	// addTimes holds when each dirty item was first added, for the queue
 	// latency sample taken when it is handed out.
@@ -69,11 +70,14 @@ type queueMetrics[T comparable] struct {
 	processingStartTimes map[T]time.Time
 }
 
-func newQueueMetrics[T comparable](p MetricsProvider, name string, c Clock) *queueMetrics[T] {
+// newQueueMetrics returns nil for an unnamed queue or a nil provider;
+// otherwise it starts the goroutine that refreshes q's unfinished-work
+// gauges.
+func newQueueMetrics[T comparable](q *Typed[T], p MetricsProvider, name string, c Clock) *queueMetrics[T] {
 	if p == nil || name == "" {
 		return nil
 	}
-	return &queueMetrics[T]{
+	m := &queueMetrics[T]{
 		clock:                   c,
 		depth:                   p.NewDepthMetric(name),
 		adds:                    p.NewAddsMetric(name),
@@ -84,6 +88,9 @@ func newQueueMetrics[T comparable](p MetricsProvider, name string, c Clock) *que
 		addTimes:                map[T]time.Time{},
 		processingStartTimes:    map[T]time.Time{},
 	}
+	q.wg.Add(1)
+	go m.updateUnfinishedWorkLoop(q, defaultUnfinishedWorkUpdatePeriod)
+	return m
 }
 
 // add is called when item newly becomes dirty. Like client-go, depth counts
@@ -126,9 +133,6 @@ func (m *queueMetrics[T]) done(item T) {
 // updateUnfinishedWork recomputes the gauges that reveal stuck workers: the
 // total and the longest time items currently being processed have run.
 func (m *queueMetrics[T]) updateUnfinishedWork() {
-	if m == nil {
-		return
-	}
 	now := m.clock.Now()
 	var total, longest float64
 	for _, started := range m.processingStartTimes {
@@ -140,21 +144,27 @@ func (m *queueMetrics[T]) updateUnfinishedWork() {
 	m.longestRunningProcessor.Set(longest)
 }
 
-// newRetriesMetric returns nil (record nothing) for unnamed queues.
-func newRetriesMetric(p MetricsProvider, name string) CounterMetric {
-	if p == nil || name == "" {
-		return nil
+// newRetries adds the retries counter, which only delaying queues have.
+func (m *queueMetrics[T]) newRetries(p MetricsProvider, name string) {
+	if m != nil {
+		m.retries = p.NewRetriesMetric(name)
 	}
-	return p.NewRetriesMetric(name)
+}
+
+// retry counts an AddAfter. The counter is safe without the queue's lock.
+func (m *queueMetrics[T]) retry() {
+	if m != nil && m.retries != nil {
+		m.retries.Inc()
+	}
 }
 
 // updateUnfinishedWorkLoop refreshes the unfinished-work gauges on a period:
 // they measure time passing while nothing happens, so no queue operation
 // would otherwise update them.
-func (q *Typed[T]) updateUnfinishedWorkLoop(period time.Duration) {
+func (m *queueMetrics[T]) updateUnfinishedWorkLoop(q *Typed[T], period time.Duration) {
 	defer q.wg.Done()
 	for {
-		t := q.clock.NewTimer(period)
+		t := m.clock.NewTimer(period)
 		select {
 		case <-q.stopCh:
 			t.Stop()
@@ -163,7 +173,7 @@ func (q *Typed[T]) updateUnfinishedWorkLoop(period time.Duration) {
 		}
 		q.mu.Lock()
 		if !q.shuttingDown {
-			q.metrics.updateUnfinishedWork()
+			m.updateUnfinishedWork()
 		}
 		q.mu.Unlock()
 	}

@@ -1,96 +1,57 @@
 package workqueue
 
-import (
-	"sync"
-	"time"
-)
+import "sync"
 
-// TypedInterface is a work queue of keys: it remembers that a key needs work,
-// hands each key to one worker at a time, and coalesces repeated adds.
+// TypedInterface is a work queue of keys; see the package doc.
 type TypedInterface[T comparable] interface {
-	// Add marks item as needing processing. It is ignored while shutting
-	// down and when item is already waiting.
-	Add(item T)
-	// Len is the number of items waiting to be handed out; items being
-	// processed do not count. For information only: never gate Add or Get on it.
-	Len() int
-	// Get blocks until an item is ready and hands it to the caller, who must
-	// call Done with it. shutdown is true once the queue is shut down and empty.
-	Get() (item T, shutdown bool)
-	// Done ends the processing of item; if it was added meanwhile it is queued again.
-	Done(item T)
-	// ShutDown makes the queue ignore new adds; Get drains what is queued,
-	// then reports shutdown.
-	ShutDown()
-	// ShutDownWithDrain is ShutDown that also waits until every item handed
-	// out has been marked Done. A concurrent ShutDown stops the wait.
-	ShutDownWithDrain()
+	Add(item T)                   // ignored while shutting down or while item already waits
+	Len() int                     // items waiting, not being processed; never gate Add or Get on it
+	Get() (item T, shutdown bool) // blocks for an item (call Done with it), or until shut down and empty
+	Done(item T)                  // ends processing; an item added meanwhile is queued again
+	ShutDown()                    // ignore new adds; Get drains what is queued, then reports shutdown
+	ShutDownWithDrain()           // ShutDown, then wait for every handed-out item's Done (a ShutDown stops it)
 	ShuttingDown() bool
 }
 
-// TypedQueueConfig customises a queue. The zero value is an unnamed queue on
-// the real clock that records no metrics.
+// TypedQueueConfig: metrics are recorded only for a named queue given a
+// MetricsProvider (client-go also has a global default provider).
 type TypedQueueConfig[T comparable] struct {
-	// Name labels the queue's metrics. Unnamed queues record nothing.
-	Name string
-	// MetricsProvider creates the metrics of a named queue. Unlike client-go
-	// there is no global default provider: nil records nothing.
+	Name            string
 	MetricsProvider MetricsProvider
-	// Clock defaults to RealClock.
-	Clock Clock
+	Clock           Clock // nil is RealClock
 }
 
 // Typed is the basic work queue; see TypedInterface.
 type Typed[T comparable] struct {
-	// The state below is guarded by mu. Invariants:
-	//   - every item in queue is in dirty and not in processing;
-	//   - an item is in queue at most once (dirty is the dedup set);
-	//   - an item in both dirty and processing was added while a worker had
-	//     it: it waits outside queue, and Done puts it there.
+	// Guarded by mu. Invariants: every item in queue is in dirty and not in
+	// processing, and is in queue once (dirty is the dedup set); an item in
+	// both dirty and processing was added while a worker had it: it waits
+	// outside queue, and Done puts it there.
+	mu           sync.Mutex
+	cond         sync.Cond // on mu: queue grew, or processing emptied during a drain
 	queue        fifo[T]
 	dirty        map[T]struct{}
 	processing   map[T]struct{}
-	mu           sync.Mutex
-	cond         sync.Cond // on mu; signalled when queue grows or processing empties
 	shuttingDown bool
-	drain        bool // a ShutDownWithDrain is waiting for processing to empty
-
-	metrics *queueMetrics[T] // nil when the queue records nothing
-	clock   Clock
-	trace   queueTrace[T]
-
-	stopCh   chan struct{} // closed on shut down; stops the metrics updater
-	stopOnce sync.Once
-	wg       sync.WaitGroup // the metrics updater goroutine
+	drain        bool // a ShutDownWithDrain waits for processing to empty
+	clock        Clock
+	metrics      *queueMetrics[T] // nil records nothing (metrics.go)
+	trace        queueTrace[T]    // trace.go
+	stopCh       chan struct{}    // closed on shut down: stops the goroutines in wg
+	wg           sync.WaitGroup   // the metrics updater, the delaying queue's loop
 }
 
 // NewTyped returns an unnamed queue with no metrics.
-func NewTyped[T comparable]() *Typed[T] {
-	return NewTypedWithConfig(TypedQueueConfig[T]{})
-}
+func NewTyped[T comparable]() *Typed[T] { return NewTypedWithConfig(TypedQueueConfig[T]{}) }
 
-// NewTypedWithConfig returns a queue customised by config.
 func NewTypedWithConfig[T comparable](config TypedQueueConfig[T]) *Typed[T] {
-	return newTypedQueue(config, defaultUnfinishedWorkUpdatePeriod)
-}
-
-func newTypedQueue[T comparable](config TypedQueueConfig[T], updatePeriod time.Duration) *Typed[T] {
 	if config.Clock == nil {
 		config.Clock = RealClock{}
 	}
-	q := &Typed[T]{
-		dirty:      map[T]struct{}{},
-		processing: map[T]struct{}{},
-		metrics:    newQueueMetrics[T](config.MetricsProvider, config.Name, config.Clock),
-		clock:      config.Clock,
-		trace:      queueTrace[T]{name: config.Name},
-		stopCh:     make(chan struct{}),
-	}
+	q := &Typed[T]{dirty: map[T]struct{}{}, processing: map[T]struct{}{}, clock: config.Clock,
+		trace: queueTrace[T]{name: config.Name}, stopCh: make(chan struct{})}
 	q.cond.L = &q.mu
-	if q.metrics != nil {
-		q.wg.Add(1)
-		go q.updateUnfinishedWorkLoop(updatePeriod)
-	}
+	q.metrics = newQueueMetrics(q, config.MetricsProvider, config.Name, config.Clock)
 	return q
 }
 
@@ -114,11 +75,7 @@ func (q *Typed[T]) Add(item T) {
 	q.cond.Signal()
 }
 
-func (q *Typed[T]) Len() int {
-	q.mu.Lock()
-	defer q.mu.Unlock()
-	return q.queue.len()
-}
+func (q *Typed[T]) Len() int { q.mu.Lock(); defer q.mu.Unlock(); return q.queue.len() }
 
 func (q *Typed[T]) Get() (item T, shutdown bool) {
 	q.mu.Lock()
@@ -137,17 +94,15 @@ func (q *Typed[T]) Get() (item T, shutdown bool) {
 	return item, false
 }
 
-// Done ends the processing of item. Unlike client-go, calling Done for an
-// item that is not being processed is a no-op rather than a second copy of a
-// dirty item in the FIFO.
+// Done for an item that is not being processed is a no-op (in client-go, a
+// second copy of a dirty item in the FIFO).
 func (q *Typed[T]) Done(item T) {
 	q.mu.Lock()
 	defer q.mu.Unlock()
-	before := len(q.processing)
-	delete(q.processing, item) // one map operation serves as lookup and removal
-	if len(q.processing) == before {
+	if _, ok := q.processing[item]; !ok {
 		return
 	}
+	delete(q.processing, item)
 	q.metrics.done(item)
 	if _, ok := q.dirty[item]; ok {
 		q.queue.push(item)
@@ -158,21 +113,17 @@ func (q *Typed[T]) Done(item T) {
 	}
 }
 
-func (q *Typed[T]) ShutDown() {
-	q.stop()
-	q.mu.Lock()
-	q.drain = false // releases a ShutDownWithDrain that is waiting
-	q.shuttingDown = true
-	q.cond.Broadcast()
-	q.mu.Unlock()
-	q.wg.Wait()
-}
+func (q *Typed[T]) ShutDown()          { q.shutDown(false) }
+func (q *Typed[T]) ShutDownWithDrain() { q.shutDown(true) }
 
-func (q *Typed[T]) ShutDownWithDrain() {
-	q.stop()
+// shutDown wakes every Get and stops the background goroutines; with drain it
+// waits until processing is empty or a plain ShutDown (drain false) releases it.
+func (q *Typed[T]) shutDown(drain bool) {
 	q.mu.Lock()
-	q.drain = true
-	q.shuttingDown = true
+	if !q.shuttingDown {
+		close(q.stopCh)
+	}
+	q.drain, q.shuttingDown = drain, true
 	q.cond.Broadcast()
 	for len(q.processing) != 0 && q.drain {
 		q.cond.Wait()
@@ -181,12 +132,4 @@ func (q *Typed[T]) ShutDownWithDrain() {
 	q.wg.Wait()
 }
 
-func (q *Typed[T]) ShuttingDown() bool {
-	q.mu.Lock()
-	defer q.mu.Unlock()
-	return q.shuttingDown
-}
-
-func (q *Typed[T]) stop() {
-	q.stopOnce.Do(func() { close(q.stopCh) })
-}
+func (q *Typed[T]) ShuttingDown() bool { q.mu.Lock(); defer q.mu.Unlock(); return q.shuttingDown }
