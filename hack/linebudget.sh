@@ -16,7 +16,7 @@ cd "$(dirname "$0")/.."
 
 # concept | budget | ceiling | files (globs, relative to the repository root)
 concepts=(
-	"reflector|350|450|reflector/*.go"
+	"reflector|350|350|reflector/*.go"
 	"deltafifo|350|540|deltafifo/*.go"
 	"informer|450|1030|informer/*.go"
 	"workqueue|500|500|workqueue/*.go"

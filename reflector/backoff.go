@@ -5,11 +5,9 @@ import (
 	"time"
 )
 
-// Backoff grows the wait between failed list-watch attempts: Initial, then
-// doubling up to Cap, each with up to 100% jitter added; after ResetAfter
-// without a failure it starts again from Initial. The reflector and the
-// watch cache (which in Kubernetes runs a client-go Reflector) both use it.
-// client-go builds the same thing with
+// Backoff grows the wait between failed list-watches (the reflector's and
+// the watch cache's): Initial, doubling up to Cap, plus up to 100% jitter;
+// from Initial again after ResetAfter without a failure. client-go's:
 // wait.NewExponentialBackoffManager(800ms, 30s, 2m, 2.0, 1.0).
 type Backoff struct {
 	Initial, Cap, ResetAfter time.Duration

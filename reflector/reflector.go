@@ -12,17 +12,14 @@ import (
 	"kubeloop/api"
 )
 
-// ListerWatcher is what the reflector reads from: a LIST and a WATCH of one
-// resource. The client implements it over HTTP. List must return items whose
-// resourceVersions are set, and a ListMeta carrying the list's version.
+// ListerWatcher is what the reflector reads: a LIST and a WATCH of one resource.
 type ListerWatcher interface {
 	List(ctx context.Context, opts api.ListOptions) (api.ListObject, error)
 	Watch(ctx context.Context, opts api.ListOptions) (api.Watcher, error)
 }
 
-// ReflectorStore is what the reflector writes to (client-go's name):
-// deltafifo.DeltaFIFO implements it, and so does an informer.Indexer. It is
-// not store.Store, the apiserver's storage on etcd.
+// ReflectorStore is what the reflector writes to (client-go's name): a
+// DeltaFIFO or an informer.Indexer, not store.Store (etcd's side).
 type ReflectorStore interface {
 	Add(obj any) error
 	Update(obj any) error
@@ -31,13 +28,7 @@ type ReflectorStore interface {
 	Resync() error
 }
 
-// Defaults from client-go.
-const (
-	defaultPageSize        = 500
-	minWatchTimeout        = 5 * time.Minute
-	backoffResetAfterQuiet = 2 * time.Minute
-	shortWatchThreshold    = time.Second
-)
+const defaultPageSize = 500 // client-go's LIST page size
 
 // Reflector mirrors one resource into a ReflectorStore.
 type Reflector struct {
@@ -47,35 +38,23 @@ type Reflector struct {
 	resyncPeriod time.Duration
 	log          *slog.Logger
 
-	// ShouldResync, if set, is asked at every resync tick whether to call
-	// the store's Resync (the informer resyncs only when a handler is due).
+	// ShouldResync, if set, says at each resync tick whether to Resync.
 	ShouldResync func() bool
-	// UseWatchList streams the initial state through a WATCH with
-	// sendInitialEvents=true; on rejection the reflector falls back to LIST.
+	// UseWatchList loads the state with a sendInitialEvents WATCH, not a LIST.
 	UseWatchList bool
-	// Backoff tuning (client-go: 800 ms to 30 s); tests shorten it.
+	// BackoffInitial and BackoffCap tune Run's Backoff; tests shorten them.
 	BackoffInitial, BackoffCap time.Duration
 
-	// watchListUnsupported is set once the server rejected
-	// sendInitialEvents; only ListAndWatch, on Run's goroutine, touches it.
-	watchListUnsupported bool
-
-	mu sync.Mutex
-	// lastSyncResourceVersion is the newest version the store reflects;
-	// lastSyncResourceVersionUnavailable is set when a LIST at it got 410,
-	// so the next LIST must be a consistent read ("").
+	mu                                 sync.Mutex // guards the store's version and whether a LIST at it got 410
 	lastSyncResourceVersion            string
 	lastSyncResourceVersionUnavailable bool
 }
 
 // NewReflector makes a reflector named name (used in logs).
 func NewReflector(name string, lw ListerWatcher, store ReflectorStore, resyncPeriod time.Duration) *Reflector {
-	return &Reflector{
-		name: name, lw: lw, store: store, resyncPeriod: resyncPeriod,
+	return &Reflector{name: name, lw: lw, store: store, resyncPeriod: resyncPeriod,
 		log:            slog.Default().With("component", "reflector", "resource", name),
-		BackoffInitial: 800 * time.Millisecond,
-		BackoffCap:     30 * time.Second,
-	}
+		BackoffInitial: 800 * time.Millisecond, BackoffCap: 30 * time.Second}
 }
 
 // LastSyncResourceVersion is the version of the newest state handed to the store.
@@ -85,23 +64,16 @@ func (r *Reflector) LastSyncResourceVersion() string {
 	return r.lastSyncResourceVersion
 }
 
+// setLastSyncResourceVersion records a version the store reflects.
 func (r *Reflector) setLastSyncResourceVersion(rv string) {
 	r.mu.Lock()
-	r.lastSyncResourceVersion = rv
-	r.mu.Unlock()
+	defer r.mu.Unlock()
+	r.lastSyncResourceVersion, r.lastSyncResourceVersionUnavailable = rv, false
 }
 
-// setLastSyncResourceVersionUnavailable records whether a LIST at the last
-// synced version got 410.
-func (r *Reflector) setLastSyncResourceVersionUnavailable(unavailable bool) {
-	r.mu.Lock()
-	r.lastSyncResourceVersionUnavailable = unavailable
-	r.mu.Unlock()
-}
-
-// relistResourceVersion picks the version of the next LIST: "0" the first
-// time (any freshness, from the watch cache), then the last synced version so
-// time never goes backwards, and "" after that version turned out too old.
+// relistResourceVersion picks the next LIST's version: "0" at first (any
+// freshness: the watch cache serves it), then the last synced one so time
+// never goes backwards, and "" once that one is too old.
 func (r *Reflector) relistResourceVersion() string {
 	r.mu.Lock()
 	defer r.mu.Unlock()
@@ -114,43 +86,34 @@ func (r *Reflector) relistResourceVersion() string {
 	return r.lastSyncResourceVersion
 }
 
-// Run calls ListAndWatch until ctx ends, backing off after failures; a nil
+// Run calls ListAndWatch until ctx ends, backing off after a failure; a nil
 // return (a 410, a finished watch) re-lists at once.
 func (r *Reflector) Run(ctx context.Context) {
-	b := &Backoff{Initial: r.BackoffInitial, Cap: r.BackoffCap, ResetAfter: backoffResetAfterQuiet}
+	b := &Backoff{Initial: r.BackoffInitial, Cap: r.BackoffCap, ResetAfter: 2 * time.Minute}
 	for ctx.Err() == nil {
-		err := r.ListAndWatch(ctx)
-		if err == nil || ctx.Err() != nil {
-			continue
+		if err := r.ListAndWatch(ctx); err != nil && ctx.Err() == nil {
+			wait := b.Next(time.Now())
+			r.log.Info("list and watch failed; backing off", "err", err, "wait", wait)
+			select {
+			case <-ctx.Done():
+			case <-time.After(wait):
+			}
 		}
-		wait := b.Next(time.Now())
-		r.log.Info("list and watch failed; backing off", "err", err, "wait", wait)
-		t := time.NewTimer(wait)
-		select {
-		case <-ctx.Done():
-		case <-t.C:
-		}
-		t.Stop()
 	}
 }
 
 // ListAndWatch loads the full state, then follows changes until the watch
 // needs a new LIST (nil) or fails (an error: back off first). As in
-// client-go's watchWithResync, resyncs run from the moment the state is
-// loaded, and a watch-list stream is followed like a watch after a LIST.
+// client-go's watchWithResync, resyncs run from the moment the state loaded.
 func (r *Reflector) ListAndWatch(ctx context.Context) error {
 	ctx, cancel := context.WithCancel(ctx)
 	defer cancel()
-	var w api.Watcher
-	if r.UseWatchList && !r.watchListUnsupported {
-		var err error
-		switch w, err = r.watchList(ctx); {
-		case api.IsInvalid(err) || api.IsBadRequest(err):
-			r.watchListUnsupported = true
-			r.log.Info("server does not support watch-list; falling back to list", "err", err)
-		case err != nil:
-			return err
-		}
+	w, err := r.watchList(ctx) // nil, nil without UseWatchList
+	if api.IsInvalid(err) || api.IsBadRequest(err) {
+		r.UseWatchList = false // the server rejects it; only Run reads it now
+		r.log.Info("server does not support watch-list; falling back to list", "err", err)
+	} else if err != nil {
+		return err
 	}
 	if w == nil {
 		if err := r.list(ctx); err != nil {
@@ -164,8 +127,7 @@ func (r *Reflector) ListAndWatch(ctx context.Context) error {
 }
 
 // list pages through a LIST and replaces the store's content with it.
-// Continued pages are read at the first page's version, which their token
-// carries, so they must not set one.
+// Continued pages are read at the version their token carries.
 func (r *Reflector) list(ctx context.Context) error {
 	rv := r.relistResourceVersion()
 	var items []any
@@ -174,8 +136,9 @@ func (r *Reflector) list(ctx context.Context) error {
 	for {
 		page, err := r.lw.List(ctx, opts)
 		if api.IsExpired(err) && rv != "" {
-			// The version we asked for is gone: ask for the latest instead.
-			r.setLastSyncResourceVersionUnavailable(true)
+			r.mu.Lock() // the version is gone: ask for the latest instead
+			r.lastSyncResourceVersionUnavailable = true
+			r.mu.Unlock()
 			return r.list(ctx)
 		}
 		if err != nil {
@@ -197,16 +160,54 @@ func (r *Reflector) list(ctx context.Context) error {
 		return fmt.Errorf("replace %s: %w", r.name, err)
 	}
 	r.setLastSyncResourceVersion(listRV)
-	r.setLastSyncResourceVersionUnavailable(false)
-	r.log.Debug("listed", "items", len(items), "resourceVersion", listRV)
 	return nil
 }
 
+// watchList gets the state from one WATCH with sendInitialEvents: ADDED for
+// every object, then a BOOKMARK annotated k8s.io/initial-events-end. It
+// replaces the store with them and returns the open watch for what follows.
+func (r *Reflector) watchList(ctx context.Context) (api.Watcher, error) {
+	if !r.UseWatchList {
+		return nil, nil
+	}
+	opts := watchOptions(r.LastSyncResourceVersion())
+	opts.ResourceVersionMatch, opts.SendInitialEvents = "NotOlderThan", new(true)
+	w, err := r.lw.Watch(ctx, opts)
+	if err != nil {
+		return nil, err
+	}
+	var items []any
+	for err == nil {
+		select {
+		case <-ctx.Done():
+			err = ctx.Err()
+		case ev, ok := <-w.ResultChan():
+			switch {
+			case !ok:
+				err = fmt.Errorf("watch-list %s: stream ended before the initial events did", r.name)
+			case ev.Type == api.Added:
+				items = append(items, ev.Object)
+			case ev.Type == api.Error:
+				err = statusError(ev.Object)
+			case ev.Type != api.Bookmark:
+				err = fmt.Errorf("watch-list %s: unexpected %s during initial events", r.name, ev.Type)
+			case ev.Object.GetObjectMeta().Annotations[api.InitialEventsAnnotation] == "true":
+				rv := ev.Object.GetObjectMeta().ResourceVersion
+				if err = r.store.Replace(items, rv); err == nil {
+					r.setLastSyncResourceVersion(rv)
+					return w, nil
+				}
+			}
+		}
+	}
+	w.Stop()
+	return nil, err
+}
+
 // watchOptions are those of every WATCH: from rv, with bookmarks, and a
-// random timeout in [5, 10) minutes so that many clients' watches do not
-// all end, and come back, at once.
+// random timeout in [5, 10) minutes so that clients do not all re-watch at once.
 func watchOptions(rv string) api.ListOptions {
-	timeout := int64(minWatchTimeout.Seconds() * (1 + rand.Float64()))
+	timeout := int64(300 * (1 + rand.Float64()))
 	return api.ListOptions{Watch: true, ResourceVersion: rv, AllowWatchBookmarks: true, TimeoutSeconds: &timeout}
 }
 
@@ -216,9 +217,7 @@ func (r *Reflector) watchLoop(ctx context.Context, w api.Watcher) error {
 	for ; ctx.Err() == nil; w = nil {
 		var err error
 		if w == nil {
-			if w, err = r.lw.Watch(ctx, watchOptions(r.LastSyncResourceVersion())); err != nil {
-				err = fmt.Errorf("watch %s: %w", r.name, err)
-			}
+			w, err = r.lw.Watch(ctx, watchOptions(r.LastSyncResourceVersion()))
 		}
 		if err == nil {
 			err = r.handleWatch(ctx, w)
@@ -227,7 +226,7 @@ func (r *Reflector) watchLoop(ctx context.Context, w api.Watcher) error {
 			return nil // too old: list again
 		}
 		if err != nil {
-			return err
+			return fmt.Errorf("watch %s: %w", r.name, err)
 		}
 	}
 	return nil
@@ -244,10 +243,9 @@ func (r *Reflector) handleWatch(ctx context.Context, w api.Watcher) error {
 		case <-ctx.Done():
 			return nil
 		case ev, ok := <-w.ResultChan():
-			if !ok && events == 0 && time.Since(start) < shortWatchThreshold {
+			if !ok && events == 0 && time.Since(start) < time.Second {
 				return errShortWatch
-			}
-			if !ok {
+			} else if !ok {
 				return nil
 			}
 			events++
@@ -263,8 +261,6 @@ func (r *Reflector) handleWatch(ctx context.Context, w api.Watcher) error {
 func (r *Reflector) apply(ev api.WatchEvent) error {
 	var err error
 	switch ev.Type {
-	case api.Error:
-		return fmt.Errorf("watch %s: %w", r.name, statusError(ev.Object))
 	case api.Added:
 		err = r.store.Add(ev.Object)
 	case api.Modified:
@@ -272,16 +268,15 @@ func (r *Reflector) apply(ev api.WatchEvent) error {
 	case api.Deleted:
 		err = r.store.Delete(ev.Object)
 	case api.Bookmark:
+	case api.Error:
+		return statusError(ev.Object)
 	default:
-		return fmt.Errorf("watch %s: unknown event type %q", r.name, ev.Type)
+		return fmt.Errorf("unknown event type %q", ev.Type)
 	}
-	if err != nil {
-		return fmt.Errorf("store %s: %w", r.name, err)
-	}
-	if rv := ev.Object.GetObjectMeta().ResourceVersion; rv != "" {
+	if rv := ev.Object.GetObjectMeta().ResourceVersion; err == nil && rv != "" {
 		r.setLastSyncResourceVersion(rv)
 	}
-	return nil
+	return err
 }
 
 // statusError is the error an ERROR event carries.
@@ -301,9 +296,8 @@ func (r *Reflector) resyncLoop(ctx context.Context) {
 		case <-ctx.Done():
 			return
 		case <-t.C:
-			if r.ShouldResync != nil && !r.ShouldResync() {
-				continue
-			}
+		}
+		if r.ShouldResync == nil || r.ShouldResync() {
 			if err := r.store.Resync(); err != nil {
 				r.log.Error("resync failed", "err", err)
 			}
