@@ -13,6 +13,7 @@ import (
 	"kubeloop/api"
 	"kubeloop/client"
 	"kubeloop/informer"
+	"kubeloop/informers"
 )
 
 // watchedInformer is an informer of one resource in one namespace,
@@ -31,7 +32,7 @@ type watchedInformer struct {
 func startInformer(t *testing.T, c *client.Client, info *api.ResourceInfo, ns string) *watchedInformer {
 	t.Helper()
 	ctx, cancel := context.WithCancel(context.Background())
-	f := informer.NewClientInformerFactory(c, 0, nil)
+	f := informers.NewClientInformerFactory(c, 0, nil)
 	w := &watchedInformer{inf: f.InformerFor(info), cancel: cancel, lastRV: map[string]uint64{}}
 	_, err := w.inf.AddEventHandler(informer.ResourceEventHandlerFuncs{
 		AddFunc:    func(obj any, _ bool) { w.see(obj) },

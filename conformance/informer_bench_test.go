@@ -17,6 +17,7 @@ import (
 	"kubeloop/api"
 	"kubeloop/client"
 	"kubeloop/informer"
+	klinformers "kubeloop/informers"
 )
 
 // BenchmarkInformerInitialSync10kPods measures one informer's initial sync
@@ -43,7 +44,7 @@ func BenchmarkInformerInitialSync10kPods(b *testing.B) {
 		b.ResetTimer()
 		for i := 0; i < b.N; i++ {
 			ctx, cancel := context.WithCancel(context.Background())
-			f := informer.NewClientInformerFactory(c, 0, nil)
+			f := klinformers.NewClientInformerFactory(c, 0, nil)
 			inf := f.InformerFor(info)
 			f.Start(ctx)
 			syncCtx, done := context.WithTimeout(ctx, 2*time.Minute)

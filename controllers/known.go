@@ -16,7 +16,7 @@ import (
 	"kubeloop/controllers/rootcacertpublisher"
 	"kubeloop/controllers/serviceaccount"
 	"kubeloop/controllers/ttlafterfinished"
-	"kubeloop/informer"
+	"kubeloop/informers"
 )
 
 // KnownControllers is the table of every controller the manager can run,
@@ -26,17 +26,17 @@ func KnownControllers() map[string]InitFunc {
 	return map[string]InitFunc{
 		"replicaset": func(cc Context) (Runner, error) {
 			return replicaset.NewController(cc.Client,
-				informer.For[*api.ReplicaSet](cc.Informers), informer.For[*api.Pod](cc.Informers),
+				informers.For[*api.ReplicaSet](cc.Informers), informers.For[*api.Pod](cc.Informers),
 				cc.Recorder, replicaset.Options{MetricsProvider: cc.Metrics}), nil
 		},
 		"deployment": func(cc Context) (Runner, error) {
 			return deployment.NewController(cc.Client,
-				informer.For[*api.Deployment](cc.Informers), informer.For[*api.ReplicaSet](cc.Informers), informer.For[*api.Pod](cc.Informers),
+				informers.For[*api.Deployment](cc.Informers), informers.For[*api.ReplicaSet](cc.Informers), informers.For[*api.Pod](cc.Informers),
 				cc.Recorder, deployment.Options{MetricsProvider: cc.Metrics}), nil
 		},
 		"nodelifecycle": func(cc Context) (Runner, error) {
 			return nodelifecycle.NewController(cc.Client,
-				informer.For[*api.Node](cc.Informers), informer.For[*api.Lease](cc.Informers), informer.For[*api.Pod](cc.Informers),
+				informers.For[*api.Node](cc.Informers), informers.For[*api.Lease](cc.Informers), informers.For[*api.Pod](cc.Informers),
 				cc.Recorder, nodelifecycle.Options{MetricsProvider: cc.Metrics}), nil
 		},
 		"garbagecollector": func(cc Context) (Runner, error) {
@@ -44,27 +44,27 @@ func KnownControllers() map[string]InitFunc {
 				garbagecollector.Options{MetricsProvider: cc.Metrics}), nil
 		},
 		"namespace": func(cc Context) (Runner, error) {
-			return namespace.NewController(cc.Client, informer.For[*api.Namespace](cc.Informers),
+			return namespace.NewController(cc.Client, informers.For[*api.Namespace](cc.Informers),
 				namespace.Options{MetricsProvider: cc.Metrics}), nil
 		},
 		"podgc": func(cc Context) (Runner, error) {
-			return podgc.NewController(cc.Client, informer.For[*api.Pod](cc.Informers), informer.For[*api.Node](cc.Informers),
+			return podgc.NewController(cc.Client, informers.For[*api.Pod](cc.Informers), informers.For[*api.Node](cc.Informers),
 				podgc.Options{TerminatedPodThreshold: cc.ComponentConfig.TerminatedPodGCThreshold, MetricsProvider: cc.Metrics}), nil
 		},
 		"serviceaccount": func(cc Context) (Runner, error) {
-			return serviceaccount.NewController(cc.Client, informer.For[*api.ServiceAccount](cc.Informers), informer.For[*api.Namespace](cc.Informers),
+			return serviceaccount.NewController(cc.Client, informers.For[*api.ServiceAccount](cc.Informers), informers.For[*api.Namespace](cc.Informers),
 				serviceaccount.Options{MetricsProvider: cc.Metrics}), nil
 		},
 		"job": func(cc Context) (Runner, error) {
-			return job.NewController(cc.Client, informer.For[*api.Job](cc.Informers), informer.For[*api.Pod](cc.Informers),
+			return job.NewController(cc.Client, informers.For[*api.Job](cc.Informers), informers.For[*api.Pod](cc.Informers),
 				cc.Recorder, job.Options{MetricsProvider: cc.Metrics}), nil
 		},
 		"ttl-after-finished": func(cc Context) (Runner, error) {
-			return ttlafterfinished.New(cc.Client, informer.For[*api.Job](cc.Informers),
+			return ttlafterfinished.New(cc.Client, informers.For[*api.Job](cc.Informers),
 				ttlafterfinished.Options{MetricsProvider: cc.Metrics}), nil
 		},
 		"clusterrole-aggregation": func(cc Context) (Runner, error) {
-			return clusterroleaggregation.NewController(cc.Client, informer.For[*api.ClusterRole](cc.Informers),
+			return clusterroleaggregation.NewController(cc.Client, informers.For[*api.ClusterRole](cc.Informers),
 				clusterroleaggregation.Options{MetricsProvider: cc.Metrics}), nil
 		},
 		"root-ca-cert-publisher": func(cc Context) (Runner, error) {
@@ -72,11 +72,11 @@ func KnownControllers() map[string]InitFunc {
 				// A plain-HTTP cluster has no CA to publish.
 				return idle{}, nil
 			}
-			return rootcacertpublisher.NewPublisher(cc.Client, informer.For[*api.ConfigMap](cc.Informers), informer.For[*api.Namespace](cc.Informers),
+			return rootcacertpublisher.NewPublisher(cc.Client, informers.For[*api.ConfigMap](cc.Informers), informers.For[*api.Namespace](cc.Informers),
 				cc.ComponentConfig.RootCA, rootcacertpublisher.Options{MetricsProvider: cc.Metrics}), nil
 		},
 		"labeler": func(cc Context) (Runner, error) {
-			return labeler.NewController(cc.Client, informer.For[*api.ConfigMap](cc.Informers),
+			return labeler.NewController(cc.Client, informers.For[*api.ConfigMap](cc.Informers),
 				labeler.Options{Namespaces: cc.ComponentConfig.LabelerNamespaces, MetricsProvider: cc.Metrics}), nil
 		},
 	}

@@ -20,7 +20,7 @@ import (
 	"kubeloop/client"
 	"kubeloop/client/leaderelection"
 	"kubeloop/client/record"
-	"kubeloop/informer"
+	"kubeloop/informers"
 	"kubeloop/workqueue"
 )
 
@@ -32,7 +32,7 @@ type Runner interface {
 // Context is what every controller's constructor may use.
 type Context struct {
 	Client    *client.Client
-	Informers *informer.SharedInformerFactory
+	Informers *informers.SharedInformerFactory
 	Recorder  record.EventRecorder
 	// Metrics feeds the workqueues' metrics into the manager's /metrics.
 	Metrics workqueue.MetricsProvider
@@ -302,7 +302,7 @@ func (m *Manager) runControllers(ctx context.Context) error {
 	}
 	resync := ResyncPeriod(m.opts.ComponentConfig.MinResyncPeriod)
 	m.log.Info("informers' resync period", "period", resync)
-	factory := informer.NewClientInformerFactory(c, resync, nil)
+	factory := informers.NewClientInformerFactory(c, resync, nil)
 	var runners []Runner
 	var recorders []*record.Recorder
 	for _, name := range names {

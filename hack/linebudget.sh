@@ -19,6 +19,8 @@ concepts=(
 	"reflector|350|350|reflector/*.go"
 	"deltafifo|350|540|deltafifo/*.go"
 	"informer|450|1030|informer/*.go"
+	"informers|175|175|informers/*.go"
+	"listers|100|100|listers/*.go"
 	"workqueue|500|500|workqueue/*.go"
 	"kubectl-lite|1500|2230|kubectl-lite/main.go kubectl-lite/cmd/*.go"
 )

@@ -15,11 +15,8 @@ type IndexFunc func(obj any) ([]string, error)
 // Indexers names the index functions of an Indexer.
 type Indexers map[string]IndexFunc
 
-// The built-in indexes.
-const (
-	NamespaceIndex = "namespace"
-	OwnerUIDIndex  = "ownerUID"
-)
+// NamespaceIndex is the index every informer has, by namespace.
+const NamespaceIndex = "namespace"
 
 // MetaNamespaceIndexFunc indexes objects by namespace.
 func MetaNamespaceIndexFunc(obj any) ([]string, error) {
@@ -28,21 +25,6 @@ func MetaNamespaceIndexFunc(obj any) ([]string, error) {
 		return nil, fmt.Errorf("object has no meta: %T", obj)
 	}
 	return []string{o.GetObjectMeta().Namespace}, nil
-}
-
-// OwnerUIDIndexFunc indexes objects by the UIDs of their owners, so "the
-// pods of this ReplicaSet" and "the dependents of this UID" are one lookup.
-func OwnerUIDIndexFunc(obj any) ([]string, error) {
-	o, ok := obj.(api.Object)
-	if !ok {
-		return nil, fmt.Errorf("object has no meta: %T", obj)
-	}
-	refs := o.GetObjectMeta().OwnerReferences
-	uids := make([]string, 0, len(refs))
-	for _, r := range refs {
-		uids = append(uids, r.UID)
-	}
-	return uids, nil
 }
 
 // Indexer is a thread-safe store of objects with secondary indexes. The

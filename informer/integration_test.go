@@ -1,4 +1,4 @@
-package informer
+package informer_test
 
 import (
 	"context"
@@ -18,6 +18,8 @@ import (
 	"kubeloop/apiserver"
 	"kubeloop/client"
 	"kubeloop/deltafifo"
+	"kubeloop/informer"
+	"kubeloop/informers"
 	"kubeloop/store"
 	"kubeloop/store/storetest"
 )
@@ -127,15 +129,15 @@ func TestInformerStaysEqualToListThroughDropsRestartsAndCompaction(t *testing.T)
 	wg.Wait()
 	require.EqualValues(t, initial, created.Load())
 
-	factory := NewClientInformerFactory(c, 0, nil)
-	inf := For[*api.Pod](factory)
+	factory := informers.NewClientInformerFactory(c, 0, nil)
+	inf := informers.For[*api.Pod](factory)
 	checker := &rvChecker{last: map[string]int64{}}
 	_, err = inf.AddEventHandler(checker)
 	require.NoError(t, err)
 	informerCtx, stopInformer := context.WithCancel(ctx)
 	defer stopInformer()
 	factory.Start(informerCtx)
-	require.True(t, WaitForCacheSync(ctx, inf.HasSynced))
+	require.True(t, informer.WaitForCacheSync(ctx, inf.HasSynced))
 	// The initial list is served by the watch cache at resourceVersion 0
 	// ("any"), which may be a moment behind the last creates, as in
 	// Kubernetes: the rest arrive as watch events.

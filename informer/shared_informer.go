@@ -257,3 +257,27 @@ func sameResourceVersion(a, b any) bool {
 	bo, ok2 := b.(api.Object)
 	return ok1 && ok2 && ao.GetObjectMeta().ResourceVersion == bo.GetObjectMeta().ResourceVersion
 }
+
+// WaitForCacheSync polls the given HasSynced functions until all are true or
+// ctx ends; it reports whether they all synced.
+func WaitForCacheSync(ctx context.Context, synced ...func() bool) bool {
+	t := time.NewTicker(10 * time.Millisecond)
+	defer t.Stop()
+	for {
+		all := true
+		for _, s := range synced {
+			if !s() {
+				all = false
+				break
+			}
+		}
+		if all {
+			return true
+		}
+		select {
+		case <-ctx.Done():
+			return false
+		case <-t.C:
+		}
+	}
+}

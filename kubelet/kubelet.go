@@ -14,7 +14,9 @@ import (
 	"kubeloop/client"
 	"kubeloop/client/record"
 	"kubeloop/informer"
+	"kubeloop/informers"
 	"kubeloop/kubelet/runtime"
+	"kubeloop/listers"
 )
 
 // ComponentName is the kubelet's name in events and logs.
@@ -118,8 +120,8 @@ type Kubelet struct {
 	log      *slog.Logger
 
 	// factory watches only this node's pods (spec.nodeName=<node>).
-	factory   *informer.SharedInformerFactory
-	podLister informer.Lister[*api.Pod]
+	factory   *informers.SharedInformerFactory
+	podLister listers.Lister[*api.Pod]
 	podSynced func() bool
 
 	workers *podWorkers
@@ -145,10 +147,10 @@ func New(c *client.Client, opts Options) (*Kubelet, error) {
 		})
 	}
 	nodeName := opts.NodeName
-	factory := informer.NewClientInformerFactory(c, 0, func(o *api.ListOptions) {
+	factory := informers.NewClientInformerFactory(c, 0, func(o *api.ListOptions) {
 		o.FieldSelector = "spec.nodeName=" + nodeName
 	})
-	podInformer := informer.For[*api.Pod](factory)
+	podInformer := informers.For[*api.Pod](factory)
 	kl := &Kubelet{
 		opts:      opts,
 		client:    c,

@@ -5,6 +5,7 @@ import (
 
 	"kubeloop/api"
 	"kubeloop/informer"
+	"kubeloop/informers"
 )
 
 // addAllEventHandlers splits the pod stream in two, as Kubernetes does:
@@ -16,7 +17,7 @@ import (
 // It returns the registrations' HasSynced: the scheduler must wait until its
 // own handlers have seen every initial object, not merely until the
 // informers have, or its first cycles would run on an empty node cache.
-func (s *Scheduler) addAllEventHandlers(pods informer.TypedInformer[*api.Pod], nodes informer.TypedInformer[*api.Node]) ([]func() bool, error) {
+func (s *Scheduler) addAllEventHandlers(pods informers.TypedInformer[*api.Pod], nodes informers.TypedInformer[*api.Node]) ([]func() bool, error) {
 	podReg, err := pods.AddEventHandler(informer.ResourceEventHandlerFuncs{
 		AddFunc:    func(obj any, _ bool) { s.addPod(obj) },
 		UpdateFunc: s.updatePod,

@@ -13,7 +13,7 @@ import (
 	"kubeloop/client/record"
 	"kubeloop/cluster"
 	"kubeloop/cluster/clustertest"
-	"kubeloop/informer"
+	"kubeloop/informers"
 )
 
 const (
@@ -40,7 +40,7 @@ type env struct {
 	cl      *client.Client
 	ns      string
 	sched   *Scheduler
-	factory *informer.SharedInformerFactory
+	factory *informers.SharedInformerFactory
 	rec     *record.Recorder
 }
 
@@ -56,7 +56,7 @@ func newEnv(t testing.TB, opts Options) *env {
 		opts.PodInitialBackoff = 50 * time.Millisecond
 		opts.PodMaxBackoff = 200 * time.Millisecond
 	}
-	factory := informer.NewClientInformerFactory(cl, 0, func(o *api.ListOptions) {
+	factory := informers.NewClientInformerFactory(cl, 0, func(o *api.ListOptions) {
 		o.LabelSelector = testLabel + "=" + name
 	})
 	rec := record.NewRecorder(cl, ComponentName, "")

@@ -12,6 +12,8 @@ import (
 	"kubeloop/client"
 	"kubeloop/client/record"
 	"kubeloop/informer"
+	"kubeloop/informers"
+	"kubeloop/listers"
 	"kubeloop/scheduler/framework"
 	"kubeloop/scheduler/framework/plugins"
 	"kubeloop/workqueue"
@@ -60,7 +62,7 @@ type Scheduler struct {
 	queue    *SchedulingQueue
 	fwk      *framework.Framework
 
-	podLister informer.Lister[*api.Pod]
+	podLister listers.Lister[*api.Pod]
 	synced    []func() bool
 
 	attemptDuration workqueue.HistogramMetric
@@ -84,7 +86,7 @@ const maxConcurrentBinds = 64
 // New wires the pod and node informers of factory to the scheduler's cache
 // and queue. The caller starts the factory (after New, so the informers
 // exist) and then calls Run.
-func New(c *client.Client, factory *informer.SharedInformerFactory, recorder record.EventRecorder, opts Options) (*Scheduler, error) {
+func New(c *client.Client, factory *informers.SharedInformerFactory, recorder record.EventRecorder, opts Options) (*Scheduler, error) {
 	if opts.SchedulerName == "" {
 		opts.SchedulerName = api.DefaultSchedulerName
 	}
@@ -114,8 +116,8 @@ func New(c *client.Client, factory *informer.SharedInformerFactory, recorder rec
 	if opts.MetricsProvider != nil {
 		attempt = opts.MetricsProvider.NewWorkDurationMetric("scheduler_attempt")
 	}
-	podInformer := informer.For[*api.Pod](factory)
-	nodeInformer := informer.For[*api.Node](factory)
+	podInformer := informers.For[*api.Pod](factory)
+	nodeInformer := informers.For[*api.Node](factory)
 	s := &Scheduler{
 		client:          c,
 		recorder:        recorder,

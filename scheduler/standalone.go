@@ -12,7 +12,7 @@ import (
 	"kubeloop/client"
 	"kubeloop/client/leaderelection"
 	"kubeloop/client/record"
-	"kubeloop/informer"
+	"kubeloop/informers"
 )
 
 // RunStandalone wires a scheduler the way its own process does — informers
@@ -20,7 +20,7 @@ import (
 // `kubeloop scheduler` and the in-process cluster both start it this way.
 // Kubernetes: cmd/kube-scheduler/app/server.go, Setup and Run.
 func RunStandalone(ctx context.Context, c *client.Client, opts Options) error {
-	factory := informer.NewClientInformerFactory(c, 0, nil)
+	factory := informers.NewClientInformerFactory(c, 0, nil)
 	rec := record.NewRecorder(c, ComponentName, "")
 	s, err := New(c, factory, rec, opts)
 	if err != nil {

@@ -10,7 +10,7 @@ import (
 	"kubeloop/controllers"
 	"kubeloop/controllers/nodelifecycle"
 	"kubeloop/controllers/podgc"
-	"kubeloop/informer"
+	"kubeloop/informers"
 	"kubeloop/kubelet"
 	"kubeloop/scheduler"
 )
@@ -125,7 +125,7 @@ func knownControllers(opts Options) map[string]controllers.InitFunc {
 			o := nl
 			o.MetricsProvider = cc.Metrics
 			return nodelifecycle.NewController(cc.Client,
-				informer.For[*api.Node](cc.Informers), informer.For[*api.Lease](cc.Informers), informer.For[*api.Pod](cc.Informers),
+				informers.For[*api.Node](cc.Informers), informers.For[*api.Lease](cc.Informers), informers.For[*api.Pod](cc.Informers),
 				cc.Recorder, o), nil
 		}
 	}
@@ -135,7 +135,7 @@ func knownControllers(opts Options) map[string]controllers.InitFunc {
 			o := pg
 			o.MetricsProvider = cc.Metrics
 			o.TerminatedPodThreshold = cc.ComponentConfig.TerminatedPodGCThreshold
-			return podgc.NewController(cc.Client, informer.For[*api.Pod](cc.Informers), informer.For[*api.Node](cc.Informers), o), nil
+			return podgc.NewController(cc.Client, informers.For[*api.Pod](cc.Informers), informers.For[*api.Node](cc.Informers), o), nil
 		}
 	}
 	return known

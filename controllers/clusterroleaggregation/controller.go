@@ -9,6 +9,8 @@ import (
 	"kubeloop/client"
 	"kubeloop/controllers/worker"
 	"kubeloop/informer"
+	"kubeloop/informers"
+	"kubeloop/listers"
 	"kubeloop/workqueue"
 )
 
@@ -25,7 +27,7 @@ type Options struct {
 // of the ClusterRoles they select.
 type Controller struct {
 	clusterRoles *client.Resource[*api.ClusterRole]
-	lister       informer.Lister[*api.ClusterRole]
+	lister       listers.Lister[*api.ClusterRole]
 	synced       func() bool
 	log          *slog.Logger
 	// queue holds the names of ClusterRoles with an aggregationRule.
@@ -35,7 +37,7 @@ type Controller struct {
 // NewController wires the ClusterRole informer: any change to any
 // ClusterRole may change what some aggregated role should hold, so every
 // event queues every aggregated role (there are few).
-func NewController(c *client.Client, roles informer.TypedInformer[*api.ClusterRole], opts Options) *Controller {
+func NewController(c *client.Client, roles informers.TypedInformer[*api.ClusterRole], opts Options) *Controller {
 	ctrl := &Controller{
 		clusterRoles: client.For[*api.ClusterRole](c),
 		lister:       roles.Lister(),

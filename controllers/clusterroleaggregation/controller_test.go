@@ -12,7 +12,7 @@ import (
 	"kubeloop/client"
 	"kubeloop/cluster"
 	"kubeloop/cluster/clustertest"
-	"kubeloop/informer"
+	"kubeloop/informers"
 )
 
 var testCluster *cluster.Cluster
@@ -25,8 +25,8 @@ func startController(t *testing.T) {
 	t.Helper()
 	cl, err := testCluster.NewClient("aggregation-test")
 	require.NoError(t, err)
-	factory := informer.NewClientInformerFactory(cl, 0, nil)
-	ctrl := NewController(cl, informer.For[*api.ClusterRole](factory), Options{})
+	factory := informers.NewClientInformerFactory(cl, 0, nil)
+	ctrl := NewController(cl, informers.For[*api.ClusterRole](factory), Options{})
 	t.Cleanup(factory.Shutdown)
 	clustertest.Go(t, func(ctx context.Context) {
 		factory.Start(ctx)

@@ -10,6 +10,8 @@ import (
 	"kubeloop/client/record"
 	"kubeloop/controllers/worker"
 	"kubeloop/informer"
+	"kubeloop/informers"
+	"kubeloop/listers"
 	"kubeloop/workqueue"
 )
 
@@ -39,9 +41,9 @@ type Controller struct {
 	log      *slog.Logger
 	clock    workqueue.Clock
 
-	dLister   informer.Lister[*api.Deployment]
-	rsLister  informer.Lister[*api.ReplicaSet]
-	podLister informer.Lister[*api.Pod]
+	dLister   listers.Lister[*api.Deployment]
+	rsLister  listers.Lister[*api.ReplicaSet]
+	podLister listers.Lister[*api.Pod]
 	synced    []func() bool
 
 	// queue holds Deployment keys ("namespace/name"); a key is never
@@ -54,7 +56,7 @@ type Controller struct {
 
 // NewController wires the informers' handlers to the workqueue. The
 // informers come from a shared factory the caller starts.
-func NewController(c *client.Client, dInformer informer.TypedInformer[*api.Deployment], rsInformer informer.TypedInformer[*api.ReplicaSet], podInformer informer.TypedInformer[*api.Pod], recorder record.EventRecorder, opts Options) *Controller {
+func NewController(c *client.Client, dInformer informers.TypedInformer[*api.Deployment], rsInformer informers.TypedInformer[*api.ReplicaSet], podInformer informers.TypedInformer[*api.Pod], recorder record.EventRecorder, opts Options) *Controller {
 	if opts.Clock == nil {
 		opts.Clock = workqueue.RealClock{}
 	}

@@ -10,6 +10,7 @@ import (
 	"kubeloop/api"
 	"kubeloop/client"
 	"kubeloop/informer"
+	"kubeloop/informers"
 	"kubeloop/workqueue"
 )
 
@@ -65,7 +66,7 @@ func ignoredResource(gr api.GroupResource) bool {
 // factory and wires them into the dependency graph. The factory must be
 // started after this (the controller manager starts it once every
 // controller has registered its informers).
-func NewController(c *client.Client, factory *informer.SharedInformerFactory, opts Options) *Controller {
+func NewController(c *client.Client, factory *informers.SharedInformerFactory, opts Options) *Controller {
 	log := slog.Default().With("component", "garbage-collector")
 	newQueue := func(name string) workqueue.TypedRateLimitingInterface[*node] {
 		return workqueue.NewTypedRateLimitingQueueWithConfig(

@@ -13,7 +13,7 @@ import (
 	"kubeloop/client"
 	"kubeloop/cluster"
 	"kubeloop/cluster/clustertest"
-	"kubeloop/informer"
+	"kubeloop/informers"
 )
 
 // testCluster runs the garbage collector as its only component; the tests
@@ -33,7 +33,7 @@ func runGC(ctx context.Context, c *cluster.Cluster) error {
 	if err != nil {
 		return err
 	}
-	factory := informer.NewClientInformerFactory(cli, 0, nil)
+	factory := informers.NewClientInformerFactory(cli, 0, nil)
 	gc := NewController(cli, factory, Options{DiscoveryPeriod: 300 * time.Millisecond})
 	factory.Start(ctx)
 	gc.Run(ctx, 5)
@@ -264,7 +264,7 @@ func TestRestartedCollectorFinishesWhatHappenedWhileItWasDown(t *testing.T) {
 func TestEventsAreNotWatched(t *testing.T) {
 	ctx, cancel := context.WithCancel(clustertest.Context(t))
 	defer cancel()
-	factory := informer.NewClientInformerFactory(testCluster.Client, 0, nil)
+	factory := informers.NewClientInformerFactory(testCluster.Client, 0, nil)
 	NewController(testCluster.Client, factory, Options{})
 	factory.Start(ctx)
 	synced := factory.WaitForCacheSync(ctx)

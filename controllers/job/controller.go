@@ -11,6 +11,8 @@ import (
 	"kubeloop/controllers/replicaset"
 	"kubeloop/controllers/worker"
 	"kubeloop/informer"
+	"kubeloop/informers"
+	"kubeloop/listers"
 	"kubeloop/workqueue"
 )
 
@@ -55,8 +57,8 @@ type Controller struct {
 	clock    workqueue.Clock
 	opts     Options
 
-	jobLister informer.Lister[*api.Job]
-	podLister informer.Lister[*api.Pod]
+	jobLister listers.Lister[*api.Job]
+	podLister listers.Lister[*api.Pod]
 	synced    []func() bool
 
 	// expectations holds back a Job whose own pod creations and deletions
@@ -78,7 +80,7 @@ type Controller struct {
 
 // NewController wires the Job and Pod informers to the queues. The
 // informers come from a shared factory that the caller starts.
-func NewController(c *client.Client, jobInformer informer.TypedInformer[*api.Job], podInformer informer.TypedInformer[*api.Pod], recorder record.EventRecorder, opts Options) *Controller {
+func NewController(c *client.Client, jobInformer informers.TypedInformer[*api.Job], podInformer informers.TypedInformer[*api.Pod], recorder record.EventRecorder, opts Options) *Controller {
 	if opts.PodFailureBackOff <= 0 {
 		opts.PodFailureBackOff = DefaultPodFailureBackOff
 	}

@@ -12,7 +12,7 @@ import (
 	"kubeloop/cluster"
 	"kubeloop/cluster/clustertest"
 	"kubeloop/controllers/garbagecollector"
-	"kubeloop/informer"
+	"kubeloop/informers"
 	"kubeloop/kubelet"
 	"kubeloop/kubelet/runtime"
 	"kubeloop/scheduler"
@@ -52,7 +52,7 @@ func TestMain(m *testing.M) {
 			if err != nil {
 				return err
 			}
-			factory := informer.NewClientInformerFactory(cl, 0, nil)
+			factory := informers.NewClientInformerFactory(cl, 0, nil)
 			gc := garbagecollector.NewController(cl, factory, garbagecollector.Options{})
 			factory.Start(ctx)
 			gc.Run(ctx, 2)
@@ -89,11 +89,11 @@ func runControllerFor(ctx context.Context, c *cluster.Cluster, labelSelector str
 	if err != nil {
 		return err
 	}
-	factory := informer.NewClientInformerFactory(cl, 0, func(o *api.ListOptions) {
+	factory := informers.NewClientInformerFactory(cl, 0, func(o *api.ListOptions) {
 		o.LabelSelector = labelSelector
 	})
 	rec := record.NewRecorder(cl, ControllerName, "")
-	jm := NewController(cl, informer.For[*api.Job](factory), informer.For[*api.Pod](factory), rec, Options{
+	jm := NewController(cl, informers.For[*api.Job](factory), informers.For[*api.Pod](factory), rec, Options{
 		PodFailureBackOff:    testFailureBackOff,
 		MaxPodFailureBackOff: testMaxFailureBackOff,
 	})

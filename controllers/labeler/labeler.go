@@ -9,6 +9,8 @@ import (
 	"kubeloop/client"
 	"kubeloop/controllers/worker"
 	"kubeloop/informer"
+	"kubeloop/informers"
+	"kubeloop/listers"
 	"kubeloop/workqueue"
 )
 
@@ -34,7 +36,7 @@ type Options struct {
 // Controller keeps the managed-by label on ConfigMaps.
 type Controller struct {
 	client   *client.Client
-	cmLister informer.Lister[*api.ConfigMap]
+	cmLister listers.Lister[*api.ConfigMap]
 	// cmSynced is true once the informer has synced and our handler has seen
 	// every object of the initial list.
 	cmSynced func() bool
@@ -50,7 +52,7 @@ type Controller struct {
 
 // NewController wires the ConfigMap informer to the workqueue. Start the
 // informer (through its factory) and then call Run.
-func NewController(c *client.Client, cmInformer informer.TypedInformer[*api.ConfigMap], opts Options) *Controller {
+func NewController(c *client.Client, cmInformer informers.TypedInformer[*api.ConfigMap], opts Options) *Controller {
 	ctrl := &Controller{
 		client:   c,
 		cmLister: cmInformer.Lister(),

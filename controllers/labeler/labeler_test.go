@@ -14,7 +14,7 @@ import (
 	"kubeloop/client"
 	"kubeloop/cluster"
 	"kubeloop/cluster/clustertest"
-	"kubeloop/informer"
+	"kubeloop/informers"
 )
 
 // testCluster is shared by every test of the package; tests isolate
@@ -73,8 +73,8 @@ func startLabeler(t *testing.T, namespaces []string, beforeWrite func(*http.Requ
 	c, err := client.NewForConfig(cfg)
 	require.NoError(t, err)
 
-	factory := informer.NewClientInformerFactory(c, 0, nil)
-	ctrl := NewController(c, informer.For[*api.ConfigMap](factory), Options{Namespaces: namespaces})
+	factory := informers.NewClientInformerFactory(c, 0, nil)
+	ctrl := NewController(c, informers.For[*api.ConfigMap](factory), Options{Namespaces: namespaces})
 	r := &running{ctrl: ctrl, counter: counter, syncs: map[string]int{}}
 	inner := ctrl.syncHandler
 	ctrl.syncHandler = func(ctx context.Context, key string) error {

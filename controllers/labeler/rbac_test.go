@@ -16,7 +16,7 @@ import (
 	"kubeloop/client"
 	"kubeloop/cluster"
 	"kubeloop/cluster/clustertest"
-	"kubeloop/informer"
+	"kubeloop/informers"
 )
 
 // forbiddenCounter counts the 403 answers a component gets, and its writes.
@@ -64,8 +64,8 @@ func TestLabelerNeedsExactlyTheTutorialsRBAC(t *testing.T) {
 	cfg.Transport = counter
 	c, err := client.NewForConfig(cfg)
 	require.NoError(t, err)
-	factory := informer.NewClientInformerFactory(c, 0, nil)
-	ctrl := NewController(c, informer.For[*api.ConfigMap](factory), Options{Namespaces: []string{ns}})
+	factory := informers.NewClientInformerFactory(c, 0, nil)
+	ctrl := NewController(c, informers.For[*api.ConfigMap](factory), Options{Namespaces: []string{ns}})
 	t.Cleanup(factory.Shutdown)
 	clustertest.Go(t, func(ctx context.Context) {
 		factory.Start(ctx)

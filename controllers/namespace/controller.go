@@ -12,6 +12,8 @@ import (
 	"kubeloop/client"
 	"kubeloop/controllers/worker"
 	"kubeloop/informer"
+	"kubeloop/informers"
+	"kubeloop/listers"
 	"kubeloop/workqueue"
 )
 
@@ -53,7 +55,7 @@ type Controller struct {
 	log         *slog.Logger
 	gracePeriod time.Duration
 
-	nsLister informer.Lister[*api.Namespace]
+	nsLister listers.Lister[*api.Namespace]
 	nsSynced func() bool
 	// queue holds namespace names; a name is never synced by two workers
 	// at once.
@@ -66,7 +68,7 @@ type Controller struct {
 }
 
 // NewController wires the namespace informer to the workqueue.
-func NewController(c *client.Client, nsInformer informer.TypedInformer[*api.Namespace], opts Options) *Controller {
+func NewController(c *client.Client, nsInformer informers.TypedInformer[*api.Namespace], opts Options) *Controller {
 	if opts.DeletionGracePeriod == 0 {
 		opts.DeletionGracePeriod = DefaultDeletionGracePeriod
 	}

@@ -16,7 +16,7 @@ import (
 	"kubeloop/client"
 	"kubeloop/cluster"
 	"kubeloop/cluster/clustertest"
-	"kubeloop/informer"
+	"kubeloop/informers"
 )
 
 // testCluster is an API-only cluster: no controller manager, so nothing
@@ -48,12 +48,12 @@ func startControllerWith(t *testing.T, baseURL string, opts Options) {
 	cfg.Host = baseURL
 	c, err := client.NewForConfig(cfg)
 	require.NoError(t, err)
-	factory := informer.NewClientInformerFactory(c, 0, nil)
+	factory := informers.NewClientInformerFactory(c, 0, nil)
 	opts.DeletionGracePeriod = grace
 	if opts.DiscoverResources == nil {
 		opts.DiscoverResources = c.ServerPreferredNamespacedResources
 	}
-	ctrl := NewController(c, informer.For[*api.Namespace](factory), opts)
+	ctrl := NewController(c, informers.For[*api.Namespace](factory), opts)
 	t.Cleanup(factory.Shutdown)
 	clustertest.Go(t, func(ctx context.Context) {
 		factory.Start(ctx)

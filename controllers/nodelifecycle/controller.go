@@ -11,6 +11,8 @@ import (
 	"kubeloop/client/record"
 	"kubeloop/controllers/worker"
 	"kubeloop/informer"
+	"kubeloop/informers"
+	"kubeloop/listers"
 	"kubeloop/workqueue"
 )
 
@@ -50,9 +52,9 @@ type Controller struct {
 	clock    workqueue.Clock
 	opts     Options
 
-	nodeLister  informer.Lister[*api.Node]
-	leaseLister informer.Lister[*api.Lease]
-	podLister   informer.Lister[*api.Pod]
+	nodeLister  listers.Lister[*api.Node]
+	leaseLister listers.Lister[*api.Lease]
+	podLister   listers.Lister[*api.Pod]
 	synced      []func() bool
 
 	// health is what this controller has observed of each node's
@@ -66,7 +68,7 @@ type Controller struct {
 
 // NewController wires the informers to the queue. The informers come from
 // a shared factory that the caller starts.
-func NewController(c *client.Client, nodeInformer informer.TypedInformer[*api.Node], leaseInformer informer.TypedInformer[*api.Lease], podInformer informer.TypedInformer[*api.Pod], recorder record.EventRecorder, opts Options) *Controller {
+func NewController(c *client.Client, nodeInformer informers.TypedInformer[*api.Node], leaseInformer informers.TypedInformer[*api.Lease], podInformer informers.TypedInformer[*api.Pod], recorder record.EventRecorder, opts Options) *Controller {
 	if opts.NodeMonitorPeriod <= 0 {
 		opts.NodeMonitorPeriod = 5 * time.Second
 	}

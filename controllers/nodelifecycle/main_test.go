@@ -13,7 +13,7 @@ import (
 	"kubeloop/client/record"
 	"kubeloop/cluster"
 	"kubeloop/cluster/clustertest"
-	"kubeloop/informer"
+	"kubeloop/informers"
 	"kubeloop/kubelet"
 )
 
@@ -47,9 +47,9 @@ func runController(ctx context.Context, c *cluster.Cluster) error {
 	if err != nil {
 		return err
 	}
-	factory := informer.NewClientInformerFactory(cl, 0, nil)
+	factory := informers.NewClientInformerFactory(cl, 0, nil)
 	rec := record.NewRecorder(cl, ControllerName, "")
-	nc := NewController(cl, informer.For[*api.Node](factory), informer.For[*api.Lease](factory), informer.For[*api.Pod](factory), rec, Options{
+	nc := NewController(cl, informers.For[*api.Node](factory), informers.For[*api.Lease](factory), informers.For[*api.Pod](factory), rec, Options{
 		NodeMonitorPeriod:      100 * time.Millisecond,
 		NodeMonitorGracePeriod: gracePeriod,
 		PodEvictionTimeout:     evictionTimeout,

@@ -8,6 +8,8 @@ import (
 	"kubeloop/api"
 	"kubeloop/client"
 	"kubeloop/informer"
+	"kubeloop/informers"
+	"kubeloop/listers"
 	"kubeloop/workqueue"
 )
 
@@ -55,8 +57,8 @@ type Controller struct {
 	nodes *client.Resource[*api.Node]
 	log   *slog.Logger
 
-	podLister  informer.Lister[*api.Pod]
-	nodeLister informer.Lister[*api.Node]
+	podLister  listers.Lister[*api.Pod]
+	nodeLister listers.Lister[*api.Node]
 	synced     []func() bool
 
 	// nodeQueue holds the names of nodes that pods are bound to but the
@@ -69,7 +71,7 @@ type Controller struct {
 }
 
 // NewController builds the collector over the pod and node informers.
-func NewController(c *client.Client, podInformer informer.TypedInformer[*api.Pod], nodeInformer informer.TypedInformer[*api.Node], opts Options) *Controller {
+func NewController(c *client.Client, podInformer informers.TypedInformer[*api.Pod], nodeInformer informers.TypedInformer[*api.Node], opts Options) *Controller {
 	if opts.GCCheckPeriod <= 0 {
 		opts.GCCheckPeriod = DefaultGCCheckPeriod
 	}

@@ -11,7 +11,7 @@ import (
 	"kubeloop/client"
 	"kubeloop/cluster"
 	"kubeloop/cluster/clustertest"
-	"kubeloop/informer"
+	"kubeloop/informers"
 )
 
 // testCluster is an API-only cluster; each test runs its own collector.
@@ -48,8 +48,8 @@ func newEnv(t *testing.T, opts Options) *env {
 	}
 	cl, err := testCluster.NewClient("podgc-test")
 	require.NoError(t, err)
-	factory := informer.NewClientInformerFactory(cl, 0, func(o *api.ListOptions) { o.LabelSelector = testLabel + "=" + ns })
-	ctrl := NewController(cl, informer.For[*api.Pod](factory), informer.For[*api.Node](factory), opts)
+	factory := informers.NewClientInformerFactory(cl, 0, func(o *api.ListOptions) { o.LabelSelector = testLabel + "=" + ns })
+	ctrl := NewController(cl, informers.For[*api.Pod](factory), informers.For[*api.Node](factory), opts)
 	t.Cleanup(factory.Shutdown)
 	clustertest.Go(t, func(ctx context.Context) {
 		factory.Start(ctx)

@@ -10,6 +10,8 @@ import (
 	"kubeloop/client/record"
 	"kubeloop/controllers/worker"
 	"kubeloop/informer"
+	"kubeloop/informers"
+	"kubeloop/listers"
 	"kubeloop/workqueue"
 )
 
@@ -42,9 +44,9 @@ type Controller struct {
 	clock         workqueue.Clock
 	burstReplicas int
 
-	rsLister  informer.Lister[*api.ReplicaSet]
+	rsLister  listers.Lister[*api.ReplicaSet]
 	rsIndexer informer.Indexer
-	podLister informer.Lister[*api.Pod]
+	podLister listers.Lister[*api.Pod]
 	synced    []func() bool
 
 	// expectations holds back syncs of a ReplicaSet whose own creates and
@@ -60,7 +62,7 @@ type Controller struct {
 
 // NewController wires the informers' handlers to the workqueue. The
 // informers come from a shared factory that the caller starts.
-func NewController(c *client.Client, rsInformer informer.TypedInformer[*api.ReplicaSet], podInformer informer.TypedInformer[*api.Pod], recorder record.EventRecorder, opts Options) *Controller {
+func NewController(c *client.Client, rsInformer informers.TypedInformer[*api.ReplicaSet], podInformer informers.TypedInformer[*api.Pod], recorder record.EventRecorder, opts Options) *Controller {
 	if opts.BurstReplicas <= 0 {
 		opts.BurstReplicas = DefaultBurstReplicas
 	}

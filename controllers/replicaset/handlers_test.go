@@ -9,7 +9,7 @@ import (
 	"kubeloop/api"
 	"kubeloop/client/record"
 	"kubeloop/deltafifo"
-	"kubeloop/informer"
+	"kubeloop/informers"
 	"kubeloop/reflector"
 )
 
@@ -17,9 +17,9 @@ import (
 // fills the ReplicaSet cache by hand and calls the handlers directly.
 func newHandlerController(t *testing.T, rss ...*api.ReplicaSet) *Controller {
 	t.Helper()
-	factory := informer.NewSharedInformerFactory(func(*api.ResourceInfo) reflector.ListerWatcher { return nil }, 0)
-	rsInf := informer.For[*api.ReplicaSet](factory)
-	rsc := NewController(nil, rsInf, informer.For[*api.Pod](factory), &record.FakeRecorder{}, Options{})
+	factory := informers.NewSharedInformerFactory(func(*api.ResourceInfo) reflector.ListerWatcher { return nil }, 0)
+	rsInf := informers.For[*api.ReplicaSet](factory)
+	rsc := NewController(nil, rsInf, informers.For[*api.Pod](factory), &record.FakeRecorder{}, Options{})
 	for _, rs := range rss {
 		require.NoError(t, rsInf.GetIndexer().Add(rs))
 	}

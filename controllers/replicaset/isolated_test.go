@@ -16,14 +16,14 @@ import (
 	"kubeloop/client"
 	"kubeloop/client/record"
 	"kubeloop/cluster/clustertest"
-	"kubeloop/informer"
+	"kubeloop/informers"
 	"kubeloop/reflector"
 )
 
 // namespaceFactory is an informer factory narrowed to one namespace; wrap,
 // if set, decorates each resource's ListerWatcher.
-func namespaceFactory(cl *client.Client, ns string, wrap func(reflector.ListerWatcher) reflector.ListerWatcher) *informer.SharedInformerFactory {
-	return informer.NewSharedInformerFactory(func(info *api.ResourceInfo) reflector.ListerWatcher {
+func namespaceFactory(cl *client.Client, ns string, wrap func(reflector.ListerWatcher) reflector.ListerWatcher) *informers.SharedInformerFactory {
+	return informers.NewSharedInformerFactory(func(info *api.ResourceInfo) reflector.ListerWatcher {
 		var lw reflector.ListerWatcher = client.NewListWatch(cl, info, ns)
 		if wrap != nil {
 			lw = wrap(lw)
@@ -34,12 +34,12 @@ func namespaceFactory(cl *client.Client, ns string, wrap func(reflector.ListerWa
 
 // startController builds a controller of the test's own over the given
 // informers; runController runs it until the test ends.
-func startController(t *testing.T, cl *client.Client, rsFactory, podFactory *informer.SharedInformerFactory) *Controller {
+func startController(t *testing.T, cl *client.Client, rsFactory, podFactory *informers.SharedInformerFactory) *Controller {
 	t.Helper()
-	return NewController(cl, informer.For[*api.ReplicaSet](rsFactory), informer.For[*api.Pod](podFactory), &record.FakeRecorder{}, Options{})
+	return NewController(cl, informers.For[*api.ReplicaSet](rsFactory), informers.For[*api.Pod](podFactory), &record.FakeRecorder{}, Options{})
 }
 
-func runController(t *testing.T, rsc *Controller, factories ...*informer.SharedInformerFactory) {
+func runController(t *testing.T, rsc *Controller, factories ...*informers.SharedInformerFactory) {
 	t.Helper()
 	// Cleanups run last-registered first: the controller stops before its
 	// informers shut down.

@@ -8,7 +8,7 @@ import (
 	"kubeloop/client/record"
 	"kubeloop/cluster"
 	"kubeloop/cluster/clustertest"
-	"kubeloop/informer"
+	"kubeloop/informers"
 )
 
 // isolatedLabel marks ReplicaSets and pods the shared controller leaves
@@ -34,11 +34,11 @@ func runSharedController(ctx context.Context, c *cluster.Cluster) error {
 	if err != nil {
 		return err
 	}
-	factory := informer.NewClientInformerFactory(cl, 0, func(o *api.ListOptions) {
+	factory := informers.NewClientInformerFactory(cl, 0, func(o *api.ListOptions) {
 		o.LabelSelector = "!" + isolatedLabel
 	})
 	rec := record.NewRecorder(cl, ControllerName, "")
-	rsc := NewController(cl, informer.For[*api.ReplicaSet](factory), informer.For[*api.Pod](factory), rec, Options{})
+	rsc := NewController(cl, informers.For[*api.ReplicaSet](factory), informers.For[*api.Pod](factory), rec, Options{})
 	done := make(chan struct{})
 	go func() { defer close(done); rec.Run(ctx) }()
 	factory.Start(ctx)

@@ -9,7 +9,7 @@ import (
 
 	"kubeloop/api"
 	"kubeloop/client"
-	"kubeloop/informer"
+	"kubeloop/informers"
 )
 
 // SlowStartInitialBatchSize is the first batch of pod creations; each fully
@@ -236,7 +236,7 @@ func (rsc *Controller) getIndirectlyRelatedPods(rs *api.ReplicaSet, own []*api.P
 	if ref == nil {
 		return own
 	}
-	objs, err := rsc.rsIndexer.ByIndex(informer.OwnerUIDIndex, ref.UID)
+	objs, err := rsc.rsIndexer.ByIndex(informers.OwnerUIDIndex, ref.UID)
 	if err != nil {
 		return own
 	}

@@ -8,6 +8,8 @@ import (
 	"kubeloop/client"
 	"kubeloop/controllers/worker"
 	"kubeloop/informer"
+	"kubeloop/informers"
+	"kubeloop/listers"
 	"kubeloop/workqueue"
 )
 
@@ -33,8 +35,8 @@ type Options struct {
 type Publisher struct {
 	configMaps *client.Resource[*api.ConfigMap]
 	rootCA     string
-	cmLister   informer.Lister[*api.ConfigMap]
-	nsLister   informer.Lister[*api.Namespace]
+	cmLister   listers.Lister[*api.ConfigMap]
+	nsLister   listers.Lister[*api.Namespace]
 	synced     []func() bool
 	log        *slog.Logger
 	// queue holds namespace names.
@@ -42,7 +44,7 @@ type Publisher struct {
 }
 
 // NewPublisher publishes rootCA (PEM).
-func NewPublisher(c *client.Client, cms informer.TypedInformer[*api.ConfigMap], nss informer.TypedInformer[*api.Namespace], rootCA []byte, opts Options) *Publisher {
+func NewPublisher(c *client.Client, cms informers.TypedInformer[*api.ConfigMap], nss informers.TypedInformer[*api.Namespace], rootCA []byte, opts Options) *Publisher {
 	p := &Publisher{
 		configMaps: client.For[*api.ConfigMap](c),
 		rootCA:     string(rootCA),

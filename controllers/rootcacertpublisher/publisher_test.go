@@ -12,7 +12,7 @@ import (
 	"kubeloop/client"
 	"kubeloop/cluster"
 	"kubeloop/cluster/clustertest"
-	"kubeloop/informer"
+	"kubeloop/informers"
 )
 
 var testCluster *cluster.Cluster
@@ -27,8 +27,8 @@ const rootCA = "-----BEGIN CERTIFICATE-----\nMIIBtest\n-----END CERTIFICATE-----
 func TestEveryNamespaceGetsTheRootCA(t *testing.T) {
 	cl, err := testCluster.NewClient("publisher-test")
 	require.NoError(t, err)
-	factory := informer.NewClientInformerFactory(cl, 0, nil)
-	p := NewPublisher(cl, informer.For[*api.ConfigMap](factory), informer.For[*api.Namespace](factory), []byte(rootCA), Options{})
+	factory := informers.NewClientInformerFactory(cl, 0, nil)
+	p := NewPublisher(cl, informers.For[*api.ConfigMap](factory), informers.For[*api.Namespace](factory), []byte(rootCA), Options{})
 	t.Cleanup(factory.Shutdown)
 	clustertest.Go(t, func(ctx context.Context) {
 		factory.Start(ctx)

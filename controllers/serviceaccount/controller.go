@@ -10,6 +10,8 @@ import (
 	"kubeloop/client"
 	"kubeloop/controllers/worker"
 	"kubeloop/informer"
+	"kubeloop/informers"
+	"kubeloop/listers"
 	"kubeloop/workqueue"
 )
 
@@ -35,8 +37,8 @@ type Controller struct {
 	toEnsure        []api.ServiceAccount
 	log             *slog.Logger
 
-	saLister informer.Lister[*api.ServiceAccount]
-	nsLister informer.Lister[*api.Namespace]
+	saLister listers.Lister[*api.ServiceAccount]
+	nsLister listers.Lister[*api.Namespace]
 	synced   []func() bool
 	// queue holds namespace names: the reconcile is per namespace.
 	queue workqueue.TypedRateLimitingInterface[string]
@@ -48,7 +50,7 @@ type Controller struct {
 // NewController wires the ServiceAccount and Namespace informers to the
 // queue: a namespace added or updated, or a ServiceAccount deleted, queues
 // the namespace.
-func NewController(c *client.Client, saInformer informer.TypedInformer[*api.ServiceAccount], nsInformer informer.TypedInformer[*api.Namespace], opts Options) *Controller {
+func NewController(c *client.Client, saInformer informers.TypedInformer[*api.ServiceAccount], nsInformer informers.TypedInformer[*api.Namespace], opts Options) *Controller {
 	toEnsure := opts.ServiceAccounts
 	if toEnsure == nil {
 		toEnsure = []api.ServiceAccount{{ObjectMeta: api.ObjectMeta{Name: "default"}}}

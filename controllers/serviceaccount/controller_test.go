@@ -12,7 +12,7 @@ import (
 	"kubeloop/client"
 	"kubeloop/cluster"
 	"kubeloop/cluster/clustertest"
-	"kubeloop/informer"
+	"kubeloop/informers"
 )
 
 // testCluster is an API-only cluster; each test runs its own controller.
@@ -33,8 +33,8 @@ func startController(t *testing.T) {
 	t.Helper()
 	cl, err := testCluster.NewClient("serviceaccount-test")
 	require.NoError(t, err)
-	factory := informer.NewClientInformerFactory(cl, 0, nil)
-	ctrl := NewController(cl, informer.For[*api.ServiceAccount](factory), informer.For[*api.Namespace](factory), Options{})
+	factory := informers.NewClientInformerFactory(cl, 0, nil)
+	ctrl := NewController(cl, informers.For[*api.ServiceAccount](factory), informers.For[*api.Namespace](factory), Options{})
 	t.Cleanup(factory.Shutdown)
 	clustertest.Go(t, func(ctx context.Context) {
 		factory.Start(ctx)

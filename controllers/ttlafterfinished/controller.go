@@ -11,6 +11,8 @@ import (
 	"kubeloop/controllers/job"
 	"kubeloop/controllers/worker"
 	"kubeloop/informer"
+	"kubeloop/informers"
+	"kubeloop/listers"
 	"kubeloop/workqueue"
 )
 
@@ -33,7 +35,7 @@ type Controller struct {
 	log   *slog.Logger
 	clock workqueue.Clock
 
-	jobLister informer.Lister[*api.Job]
+	jobLister listers.Lister[*api.Job]
 	synced    func() bool
 
 	// queue holds the keys of finished Jobs with a TTL; a Job whose TTL has
@@ -42,7 +44,7 @@ type Controller struct {
 }
 
 // New wires the Job informer to the queue.
-func New(c *client.Client, jobInformer informer.TypedInformer[*api.Job], opts Options) *Controller {
+func New(c *client.Client, jobInformer informers.TypedInformer[*api.Job], opts Options) *Controller {
 	if opts.Clock == nil {
 		opts.Clock = workqueue.RealClock{}
 	}

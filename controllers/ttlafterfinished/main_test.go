@@ -11,7 +11,7 @@ import (
 	"kubeloop/cluster/clustertest"
 	"kubeloop/controllers/garbagecollector"
 	"kubeloop/controllers/job"
-	"kubeloop/informer"
+	"kubeloop/informers"
 	"kubeloop/kubelet"
 	"kubeloop/scheduler"
 )
@@ -59,10 +59,10 @@ func runControllers(ctx context.Context, c *cluster.Cluster) error {
 	if err != nil {
 		return err
 	}
-	factory := informer.NewClientInformerFactory(cl, 0, nil)
+	factory := informers.NewClientInformerFactory(cl, 0, nil)
 	rec := record.NewRecorder(cl, job.ControllerName, "")
-	jm := job.NewController(cl, informer.For[*api.Job](factory), informer.For[*api.Pod](factory), rec, job.Options{})
-	tc := New(cl, informer.For[*api.Job](factory), Options{})
+	jm := job.NewController(cl, informers.For[*api.Job](factory), informers.For[*api.Pod](factory), rec, job.Options{})
+	tc := New(cl, informers.For[*api.Job](factory), Options{})
 	gc := garbagecollector.NewController(cl, factory, garbagecollector.Options{})
 	done := make(chan struct{}, 4)
 	go func() { rec.Run(ctx); done <- struct{}{} }()

@@ -6,6 +6,8 @@ import (
 	"kubeloop/api"
 	"kubeloop/client"
 	"kubeloop/informer"
+	"kubeloop/informers"
+	"kubeloop/listers"
 	"kubeloop/workqueue"
 )
 
@@ -13,15 +15,15 @@ import (
 type Controller struct {
 	client    *client.Client
 	greetings *client.DynamicResource
-	lister    informer.Lister[*api.Unstructured]
+	lister    listers.Lister[*api.Unstructured]
 	synced    func() bool
 	queue     workqueue.TypedRateLimitingInterface[string]
 }
 
 // NewController watches the Greetings of info (from client.DiscoverResource).
-func NewController(c *client.Client, info *api.ResourceInfo, factory *informer.SharedInformerFactory) *Controller {
+func NewController(c *client.Client, info *api.ResourceInfo, factory *informers.SharedInformerFactory) *Controller {
 	inf := factory.InformerFor(info)
-	ctrl := &Controller{client: c, greetings: c.Dynamic(info), lister: informer.NewLister[*api.Unstructured](inf.GetIndexer()),
+	ctrl := &Controller{client: c, greetings: c.Dynamic(info), lister: listers.NewLister[*api.Unstructured](inf.GetIndexer()),
 		synced: inf.HasSynced, queue: workqueue.NewTypedRateLimitingQueue(workqueue.DefaultTypedControllerRateLimiter[string]())}
 	enqueue := func(obj any) {
 		if key, err := api.MetaNamespaceKeyFunc(obj.(api.Object)); err == nil {

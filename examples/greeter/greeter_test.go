@@ -15,7 +15,7 @@ import (
 	"kubeloop/apiserver/apiservertest"
 	"kubeloop/client"
 	"kubeloop/examples/greeter"
-	"kubeloop/informer"
+	"kubeloop/informers"
 )
 
 var srv *apiservertest.Server
@@ -41,7 +41,7 @@ func TestGreeterPublishesEachGreetingAsAConfigMap(t *testing.T) {
 		info, err = c.DiscoverResource(ctx, "example.kubeloop.dev", "v1", "greetings")
 		return err == nil
 	}, 10*time.Second, 20*time.Millisecond, "the CRD is served")
-	factory := informer.NewClientInformerFactory(c, 0, nil)
+	factory := informers.NewClientInformerFactory(c, 0, nil)
 	ctrl := greeter.NewController(c, info, factory)
 	factory.Start(ctx)
 	go ctrl.Run(ctx)

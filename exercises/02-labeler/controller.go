@@ -9,6 +9,8 @@ import (
 	"kubeloop/api"
 	"kubeloop/client"
 	"kubeloop/informer"
+	"kubeloop/informers"
+	"kubeloop/listers"
 	"kubeloop/workqueue"
 )
 
@@ -31,7 +33,7 @@ type Controller struct {
 	client *client.Client
 	// cmLister reads the informer's cache. Objects it returns are shared
 	// with every other reader: DeepCopy before changing one.
-	cmLister informer.Lister[*api.ConfigMap]
+	cmLister listers.Lister[*api.ConfigMap]
 	// cmSynced reports whether the cache holds the initial list.
 	cmSynced func() bool
 	// queue holds "namespace/name" keys waiting for a reconcile.
@@ -45,7 +47,7 @@ type Controller struct {
 
 // NewController wires the ConfigMap informer to the workqueue. Start the
 // informer's factory after it, then call Run.
-func NewController(c *client.Client, cmInformer informer.TypedInformer[*api.ConfigMap]) (*Controller, error) {
+func NewController(c *client.Client, cmInformer informers.TypedInformer[*api.ConfigMap]) (*Controller, error) {
 	ctrl := &Controller{
 		client:   c,
 		cmLister: cmInformer.Lister(),

@@ -19,7 +19,7 @@ import (
 	"kubeloop/api"
 	"kubeloop/client"
 	"kubeloop/cluster"
-	"kubeloop/informer"
+	"kubeloop/informers"
 )
 
 // The grader runs your controller once, as a component of one real cluster
@@ -120,8 +120,8 @@ func (h *harness) runController(ctx context.Context, c *cluster.Cluster) error {
 	if err != nil {
 		return err
 	}
-	factory := informer.NewClientInformerFactory(cl, 0, nil)
-	ctrl, err := NewController(cl, informer.For[*api.ConfigMap](factory))
+	factory := informers.NewClientInformerFactory(cl, 0, nil)
+	ctrl, err := NewController(cl, informers.For[*api.ConfigMap](factory))
 	if err != nil {
 		return err
 	}

@@ -20,7 +20,7 @@ import (
 	"kubeloop/client"
 	"kubeloop/client/record"
 	"kubeloop/cluster"
-	"kubeloop/informer"
+	"kubeloop/informers"
 	"kubeloop/scheduler"
 )
 
@@ -73,7 +73,7 @@ func createNode(t *testing.T, cl *client.Client, name string, labels map[string]
 // earlier run (go test -count=2) do not take part.
 func startScheduler(t *testing.T, cl *client.Client, run string) {
 	t.Helper()
-	factory := informer.NewClientInformerFactory(cl, 0, func(o *api.ListOptions) { o.LabelSelector = "run=" + run })
+	factory := informers.NewClientInformerFactory(cl, 0, func(o *api.ListOptions) { o.LabelSelector = "run=" + run })
 	rec := record.NewRecorder(cl, scheduler.ComponentName, "")
 	s, err := scheduler.New(cl, factory, rec, scheduler.Options{
 		Plugins:           withPlugin(),

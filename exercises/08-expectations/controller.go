@@ -8,6 +8,8 @@ import (
 	"kubeloop/api"
 	"kubeloop/client"
 	"kubeloop/informer"
+	"kubeloop/informers"
+	"kubeloop/listers"
 	"kubeloop/workqueue"
 )
 
@@ -18,8 +20,8 @@ import (
 type Controller struct {
 	client    *client.Client
 	log       *slog.Logger
-	rsLister  informer.Lister[*api.ReplicaSet]
-	podLister informer.Lister[*api.Pod]
+	rsLister  listers.Lister[*api.ReplicaSet]
+	podLister listers.Lister[*api.Pod]
 	synced    []func() bool
 
 	// expectations holds back the syncs of a ReplicaSet whose own creates
@@ -39,7 +41,7 @@ type Options struct {
 
 // NewController wires the informers' handlers to the queue and the
 // expectations. Start the informers' factory after it, then call Run.
-func NewController(c *client.Client, rsInformer informer.TypedInformer[*api.ReplicaSet], podInformer informer.TypedInformer[*api.Pod], opts Options) (*Controller, error) {
+func NewController(c *client.Client, rsInformer informers.TypedInformer[*api.ReplicaSet], podInformer informers.TypedInformer[*api.Pod], opts Options) (*Controller, error) {
 	rsc := &Controller{
 		client:       c,
 		log:          slog.Default().With("component", "exercise-replicaset"),

@@ -16,7 +16,7 @@ import (
 	"kubeloop/api"
 	"kubeloop/client"
 	"kubeloop/cluster"
-	"kubeloop/informer"
+	"kubeloop/informers"
 	"kubeloop/reflector"
 )
 
@@ -95,14 +95,14 @@ func (h *harness) runController(ctx context.Context, c *cluster.Cluster) error {
 		return err
 	}
 	// The controller's informers, with the pod watch behind the gate.
-	factory := informer.NewSharedInformerFactory(func(info *api.ResourceInfo) reflector.ListerWatcher {
+	factory := informers.NewSharedInformerFactory(func(info *api.ResourceInfo) reflector.ListerWatcher {
 		lw := client.NewListWatch(cl, info, "")
 		if info.Resource == "pods" {
 			return &gatedListWatch{ListWatch: lw, gate: h.gate}
 		}
 		return lw
 	}, 0)
-	ctrl, err := NewController(cl, informer.For[*api.ReplicaSet](factory), informer.For[*api.Pod](factory), Options{})
+	ctrl, err := NewController(cl, informers.For[*api.ReplicaSet](factory), informers.For[*api.Pod](factory), Options{})
 	if err != nil {
 		return err
 	}

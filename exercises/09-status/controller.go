@@ -8,6 +8,8 @@ import (
 	"kubeloop/api"
 	"kubeloop/client"
 	"kubeloop/informer"
+	"kubeloop/informers"
+	"kubeloop/listers"
 	"kubeloop/workqueue"
 )
 
@@ -27,8 +29,8 @@ type Controller struct {
 	client      *client.Client
 	log         *slog.Logger
 	clock       workqueue.Clock
-	dLister     informer.Lister[*api.Deployment]
-	podLister   informer.Lister[*api.Pod]
+	dLister     listers.Lister[*api.Deployment]
+	podLister   listers.Lister[*api.Pod]
 	synced      []func() bool
 	queue       workqueue.TypedRateLimitingInterface[string]
 	syncHandler func(ctx context.Context, key string) error
@@ -42,7 +44,7 @@ type Options struct {
 
 // NewController wires the informers to the queue. Start the informers'
 // factory after it, then call Run.
-func NewController(c *client.Client, dInformer informer.TypedInformer[*api.Deployment], podInformer informer.TypedInformer[*api.Pod], opts Options) (*Controller, error) {
+func NewController(c *client.Client, dInformer informers.TypedInformer[*api.Deployment], podInformer informers.TypedInformer[*api.Pod], opts Options) (*Controller, error) {
 	if opts.Clock == nil {
 		opts.Clock = workqueue.RealClock{}
 	}

@@ -20,7 +20,7 @@ import (
 	"kubeloop/api"
 	"kubeloop/client"
 	"kubeloop/cluster"
-	"kubeloop/informer"
+	"kubeloop/informers"
 	"kubeloop/workqueue"
 )
 
@@ -121,8 +121,8 @@ func (h *harness) runController(ctx context.Context, c *cluster.Cluster) error {
 	if err != nil {
 		return err
 	}
-	factory := informer.NewClientInformerFactory(cl, 0, nil)
-	ctrl, err := NewController(cl, informer.For[*api.Deployment](factory), informer.For[*api.Pod](factory),
+	factory := informers.NewClientInformerFactory(cl, 0, nil)
+	ctrl, err := NewController(cl, informers.For[*api.Deployment](factory), informers.For[*api.Pod](factory),
 		Options{Clock: &tickingClock{start: time.Now()}})
 	if err != nil {
 		return err

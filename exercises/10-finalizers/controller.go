@@ -9,6 +9,8 @@ import (
 	"kubeloop/api"
 	"kubeloop/client"
 	"kubeloop/informer"
+	"kubeloop/informers"
+	"kubeloop/listers"
 	"kubeloop/workqueue"
 )
 
@@ -33,7 +35,7 @@ var ErrNotImplemented = errors.New("not implemented yet")
 type Controller struct {
 	client      *client.Client
 	log         *slog.Logger
-	cmLister    informer.Lister[*api.ConfigMap]
+	cmLister    listers.Lister[*api.ConfigMap]
 	synced      func() bool
 	queue       workqueue.TypedRateLimitingInterface[string]
 	syncHandler func(ctx context.Context, key string) error
@@ -42,7 +44,7 @@ type Controller struct {
 // NewController wires the ConfigMap informer to the queue: a source's
 // events enqueue it, and a copy's events enqueue nothing (the copies are
 // found by a live LIST when needed).
-func NewController(c *client.Client, cmInformer informer.TypedInformer[*api.ConfigMap]) (*Controller, error) {
+func NewController(c *client.Client, cmInformer informers.TypedInformer[*api.ConfigMap]) (*Controller, error) {
 	ctrl := &Controller{
 		client:   c,
 		log:      slog.Default().With("component", "configmap-copier"),

@@ -19,7 +19,7 @@ import (
 	"kubeloop/client"
 	"kubeloop/cluster"
 	"kubeloop/controllers/garbagecollector"
-	"kubeloop/informer"
+	"kubeloop/informers"
 )
 
 // The grader runs your controller and kubeloop's real garbage collector as
@@ -67,8 +67,8 @@ func runController(ctx context.Context, c *cluster.Cluster) error {
 	if err != nil {
 		return err
 	}
-	factory := informer.NewClientInformerFactory(cl, 0, nil)
-	ctrl, err := NewController(cl, informer.For[*api.ConfigMap](factory))
+	factory := informers.NewClientInformerFactory(cl, 0, nil)
+	ctrl, err := NewController(cl, informers.For[*api.ConfigMap](factory))
 	if err != nil {
 		return err
 	}
@@ -104,7 +104,7 @@ func runGarbageCollector(ctx context.Context, c *cluster.Cluster) error {
 	if err != nil {
 		return err
 	}
-	factory := informer.NewClientInformerFactory(cl, 0, nil)
+	factory := informers.NewClientInformerFactory(cl, 0, nil)
 	gc := garbagecollector.NewController(cl, factory, garbagecollector.Options{})
 	factory.Start(ctx)
 	defer factory.Shutdown()

@@ -24,6 +24,7 @@ import (
 	"kubeloop/api"
 	"kubeloop/client"
 	"kubeloop/informer"
+	"kubeloop/informers"
 	"kubeloop/reflector"
 	"kubeloop/workqueue"
 )
@@ -37,8 +38,8 @@ const (
 // Controller keeps the label on the ConfigMaps of one namespace.
 type Controller struct {
 	client   *client.Client
-	factory  *informer.SharedInformerFactory
-	informer informer.TypedInformer[*api.ConfigMap]
+	factory  *informers.SharedInformerFactory
+	informer informers.TypedInformer[*api.ConfigMap]
 	queue    workqueue.TypedRateLimitingInterface[string]
 	log      *slog.Logger
 }
@@ -46,13 +47,13 @@ type Controller struct {
 // New wires the informer to the queue; resync as in package clientgo.
 func New(c *client.Client, namespace string, resync time.Duration) (*Controller, error) {
 	// informers.WithNamespace: every list and watch is of one namespace.
-	factory := informer.NewSharedInformerFactory(func(info *api.ResourceInfo) reflector.ListerWatcher {
+	factory := informers.NewSharedInformerFactory(func(info *api.ResourceInfo) reflector.ListerWatcher {
 		return client.NewListWatch(c, info, namespace)
 	}, resync)
 	ctrl := &Controller{
 		client:   c,
 		factory:  factory,
-		informer: informer.For[*api.ConfigMap](factory),
+		informer: informers.For[*api.ConfigMap](factory),
 		queue: workqueue.NewTypedRateLimitingQueueWithConfig(
 			workqueue.DefaultTypedControllerRateLimiter[string](),
 			workqueue.TypedRateLimitingQueueConfig[string]{Name: "configmap-controller"},

@@ -1,11 +1,15 @@
-package informer
+package informers
 
 import (
 	"context"
+	"fmt"
 	"sync"
 	"time"
 
 	"kubeloop/api"
+	"kubeloop/client"
+	"kubeloop/informer"
+	"kubeloop/listers"
 	"kubeloop/reflector"
 )
 
@@ -19,31 +23,43 @@ type SharedInformerFactory struct {
 	newLW ListerWatcherFunc
 	// opts is what every informer is made with (ResyncPeriod is
 	// client-go's defaultResync).
-	opts Options
+	opts informer.Options
 
 	mu        sync.Mutex
-	informers map[*api.ResourceInfo]SharedIndexInformer
+	informers map[*api.ResourceInfo]informer.SharedIndexInformer
 	started   map[*api.ResourceInfo]bool
 	wg        sync.WaitGroup
+}
+
+// NewClientInformerFactory is the usual factory: informers list and watch
+// through the kubeloop client, over HTTP, like every other component.
+// tweak, if not nil, edits every LIST and WATCH (the kubelet narrows pods to
+// spec.nodeName=<node> this way).
+func NewClientInformerFactory(c *client.Client, resync time.Duration, tweak func(*api.ListOptions)) *SharedInformerFactory {
+	return NewSharedInformerFactory(func(info *api.ResourceInfo) reflector.ListerWatcher {
+		lw := client.NewListWatch(c, info, "")
+		lw.TweakListOptions = tweak
+		return lw
+	}, resync)
 }
 
 // NewSharedInformerFactory makes a factory whose informers list and watch
 // through newLW and resync every resync (0 = never).
 func NewSharedInformerFactory(newLW ListerWatcherFunc, resync time.Duration) *SharedInformerFactory {
-	return NewSharedInformerFactoryWithOptions(newLW, Options{ResyncPeriod: resync})
+	return NewSharedInformerFactoryWithOptions(newLW, informer.Options{ResyncPeriod: resync})
 }
 
 // NewSharedInformerFactoryWithOptions is NewSharedInformerFactory with every option.
-func NewSharedInformerFactoryWithOptions(newLW ListerWatcherFunc, opts Options) *SharedInformerFactory {
+func NewSharedInformerFactoryWithOptions(newLW ListerWatcherFunc, opts informer.Options) *SharedInformerFactory {
 	return &SharedInformerFactory{
 		newLW: newLW, opts: opts,
-		informers: map[*api.ResourceInfo]SharedIndexInformer{},
+		informers: map[*api.ResourceInfo]informer.SharedIndexInformer{},
 		started:   map[*api.ResourceInfo]bool{},
 	}
 }
 
 // InformerFor returns the informer of a resource, making it on first use.
-func (f *SharedInformerFactory) InformerFor(info *api.ResourceInfo) SharedIndexInformer {
+func (f *SharedInformerFactory) InformerFor(info *api.ResourceInfo) informer.SharedIndexInformer {
 	f.mu.Lock()
 	defer f.mu.Unlock()
 	if inf, ok := f.informers[info]; ok {
@@ -52,11 +68,11 @@ func (f *SharedInformerFactory) InformerFor(info *api.ResourceInfo) SharedIndexI
 	// Every informer of the factory has the owner index (controllers find
 	// their dependents with it) besides the indexers the options ask for.
 	opts := f.opts
-	opts.Indexers = Indexers{OwnerUIDIndex: OwnerUIDIndexFunc}
+	opts.Indexers = informer.Indexers{OwnerUIDIndex: OwnerUIDIndexFunc}
 	for name, fn := range f.opts.Indexers {
 		opts.Indexers[name] = fn
 	}
-	inf := NewSharedIndexInformer(info.Resource, f.newLW(info), opts)
+	inf := informer.NewSharedIndexInformer(info.Resource, f.newLW(info), opts)
 	f.informers[info] = inf
 	return inf
 }
@@ -83,7 +99,7 @@ func (f *SharedInformerFactory) Start(ctx context.Context) {
 // and reports which resources synced.
 func (f *SharedInformerFactory) WaitForCacheSync(ctx context.Context) map[string]bool {
 	f.mu.Lock()
-	infs := map[string]SharedIndexInformer{}
+	infs := map[string]informer.SharedIndexInformer{}
 	for info, inf := range f.informers {
 		if f.started[info] {
 			infs[info.Resource] = inf
@@ -92,7 +108,7 @@ func (f *SharedInformerFactory) WaitForCacheSync(ctx context.Context) map[string
 	f.mu.Unlock()
 	out := map[string]bool{}
 	for name, inf := range infs {
-		out[name] = WaitForCacheSync(ctx, inf.HasSynced)
+		out[name] = informer.WaitForCacheSync(ctx, inf.HasSynced)
 	}
 	return out
 }
@@ -100,44 +116,39 @@ func (f *SharedInformerFactory) WaitForCacheSync(ctx context.Context) map[string
 // Shutdown waits for every informer to stop; cancel the Start context first.
 func (f *SharedInformerFactory) Shutdown() { f.wg.Wait() }
 
-// WaitForCacheSync polls the given HasSynced functions until all are true or
-// ctx ends; it reports whether they all synced.
-func WaitForCacheSync(ctx context.Context, synced ...func() bool) bool {
-	t := time.NewTicker(10 * time.Millisecond)
-	defer t.Stop()
-	for {
-		all := true
-		for _, s := range synced {
-			if !s() {
-				all = false
-				break
-			}
-		}
-		if all {
-			return true
-		}
-		select {
-		case <-ctx.Done():
-			return false
-		case <-t.C:
-		}
+// OwnerUIDIndex names the index, on every informer of a factory, of objects
+// by the UIDs of their owners: "the pods of this ReplicaSet" and "the
+// dependents of this UID" are one lookup.
+const OwnerUIDIndex = "ownerUID"
+
+// OwnerUIDIndexFunc is the OwnerUIDIndex function.
+func OwnerUIDIndexFunc(obj any) ([]string, error) {
+	o, ok := obj.(api.Object)
+	if !ok {
+		return nil, fmt.Errorf("object has no meta: %T", obj)
 	}
+	refs := o.GetObjectMeta().OwnerReferences
+	uids := make([]string, 0, len(refs))
+	for _, r := range refs {
+		uids = append(uids, r.UID)
+	}
+	return uids, nil
 }
 
 // TypedInformer is an informer with a typed lister, for kinds known at compile time:
-// informer.For[*api.Pod](factory).Lister().Namespace("ns").List(selector).
+// informers.For[*api.Pod](factory).Lister().Namespace("ns").List(selector).
 type TypedInformer[T api.Object] struct {
-	SharedIndexInformer
+	informer.SharedIndexInformer
 }
 
 // For returns the shared informer of T's resource from the factory.
 func For[T api.Object](f *SharedInformerFactory) TypedInformer[T] {
 	info, ok := api.ForType[T](api.Builtin())
 	if !ok {
-		panic("informer.For: type is not registered in api.Builtin()")
+		panic("informers.For: type is not registered in api.Builtin()")
 	}
 	return TypedInformer[T]{f.InformerFor(info)}
 }
 
 // Lister reads T objects from the informer's cache.
-func (t TypedInformer[T]) Lister() Lister[T] { return Lister[T]{indexer: t.GetIndexer()} }
+func (t TypedInformer[T]) Lister() listers.Lister[T] { return listers.NewLister[T](t.GetIndexer()) }
