@@ -9,6 +9,8 @@ import (
 	"kubeloop/api"
 	"kubeloop/client"
 	"kubeloop/informer"
+	"kubeloop/informers"
+	"kubeloop/listers"
 	"kubeloop/workqueue"
 )
 
@@ -47,8 +49,8 @@ type Controller struct {
 	websites   *client.DynamicResource
 	log        *slog.Logger
 	clock      workqueue.Clock
-	siteLister informer.Lister[*api.Unstructured]
-	cmLister   informer.Lister[*api.ConfigMap]
+	siteLister listers.Lister[*api.Unstructured]
+	cmLister   listers.Lister[*api.ConfigMap]
 	synced     []func() bool
 	queue      workqueue.TypedRateLimitingInterface[string]
 	// syncHandler is syncWebsite; the grader wraps it.
@@ -64,18 +66,18 @@ type Options struct {
 // NewController wires the informers of the Websites (info is what
 // client.DiscoverResource returned for them) and of the ConfigMaps to the
 // queue. Start the factory after it, then call Run.
-func NewController(c *client.Client, info *api.ResourceInfo, factory *informer.SharedInformerFactory, opts Options) (*Controller, error) {
+func NewController(c *client.Client, info *api.ResourceInfo, factory *informers.SharedInformerFactory, opts Options) (*Controller, error) {
 	if opts.Clock == nil {
 		opts.Clock = workqueue.RealClock{}
 	}
 	siteInformer := factory.InformerFor(info)
-	cmInformer := informer.For[*api.ConfigMap](factory)
+	cmInformer := informers.For[*api.ConfigMap](factory)
 	ctrl := &Controller{
 		client:     c,
 		websites:   c.Dynamic(info),
 		log:        slog.Default().With("component", "website"),
 		clock:      opts.Clock,
-		siteLister: informer.NewLister[*api.Unstructured](siteInformer.GetIndexer()),
+		siteLister: listers.NewLister[*api.Unstructured](siteInformer.GetIndexer()),
 		cmLister:   cmInformer.Lister(),
 		queue: workqueue.NewTypedRateLimitingQueueWithConfig(workqueue.DefaultTypedControllerRateLimiter[string](),
 			workqueue.TypedRateLimitingQueueConfig[string]{Name: "website"}),

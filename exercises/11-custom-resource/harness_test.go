@@ -23,7 +23,7 @@ import (
 	"kubeloop/client"
 	"kubeloop/cluster"
 	"kubeloop/controllers/garbagecollector"
-	"kubeloop/informer"
+	"kubeloop/informers"
 	"kubeloop/workqueue"
 )
 
@@ -122,7 +122,7 @@ func runGarbageCollector(ctx context.Context, c *cluster.Cluster) error {
 	if err != nil {
 		return err
 	}
-	factory := informer.NewClientInformerFactory(cl, 0, nil)
+	factory := informers.NewClientInformerFactory(cl, 0, nil)
 	gc := garbagecollector.NewController(cl, factory, garbagecollector.Options{DiscoveryPeriod: 200 * time.Millisecond})
 	factory.Start(ctx)
 	defer factory.Shutdown()
@@ -177,7 +177,7 @@ func (h *harness) runController(ctx context.Context, c *cluster.Cluster) error {
 	if err != nil {
 		return err
 	}
-	factory := informer.NewClientInformerFactory(cl, 0, nil)
+	factory := informers.NewClientInformerFactory(cl, 0, nil)
 	ctrl, err := NewController(cl, websiteInfo, factory, Options{Clock: &tickingClock{start: time.Now()}})
 	if err != nil {
 		return err
