@@ -123,6 +123,14 @@ func (s *keyScanner) value(t reflect.Type) bool {
 	for t.Kind() == reflect.Pointer {
 		t = t.Elem()
 	}
+	// A FieldsV1 (managedFields' sets) holds any JSON, as in the walk:
+	// without this every update that carries managedFields back (all of
+	// a kubelet's GET-then-update heartbeats) took the slow path.
+	// Their keys are not fields, so escaped keys (a list item's
+	// `k:{\"type\":\"Ready\"}`) are fine there.
+	if t == reflect.TypeFor[FieldsV1]() {
+		return s.skipRaw()
+	}
 	if t == reflect.TypeFor[json.RawMessage]() || t.Kind() == reflect.Interface {
 		return s.skipValue()
 	}
@@ -301,6 +309,36 @@ func (s *keyScanner) skipValue() bool {
 	default:
 		return s.skipNumber()
 	}
+}
+
+// skipRaw passes over any value by its brackets and strings alone,
+// checking no keys; json.Unmarshal, which runs after a clean scan,
+// validates its syntax.
+func (s *keyScanner) skipRaw() bool {
+	s.ws()
+	if c := s.peek(); c != '{' && c != '[' {
+		return s.skipValue()
+	}
+	depth := 0
+	for s.i < len(s.data) {
+		switch s.data[s.i] {
+		case '"':
+			if !s.skipString() {
+				return false
+			}
+			continue
+		case '{', '[':
+			depth++
+		case '}', ']':
+			depth--
+			if depth == 0 {
+				s.i++
+				return true
+			}
+		}
+		s.i++
+	}
+	return false
 }
 
 func lookupField(fields []scanField, key []byte) reflect.Type {

@@ -18,7 +18,12 @@ func runningPodJSON(t testing.TB) []byte {
 		TypeMeta: TypeMeta{APIVersion: "v1", Kind: "Pod"},
 		ObjectMeta: ObjectMeta{Name: "web-1", Namespace: "default", UID: "u-1", ResourceVersion: "42",
 			Labels: map[string]string{"app": "web"}, CreationTimestamp: now,
-			OwnerReferences: []OwnerReference{{APIVersion: "apps/v1", Kind: "ReplicaSet", Name: "web", UID: "u-0"}}},
+			OwnerReferences: []OwnerReference{{APIVersion: "apps/v1", Kind: "ReplicaSet", Name: "web", UID: "u-0"}},
+			// A kubelet writes back the managedFields it read: the
+			// scan must take their field sets as any JSON.
+			ManagedFields: []ManagedFieldsEntry{{Manager: "kubelet", Operation: "Update", APIVersion: "v1", Time: &now,
+				FieldsType: "FieldsV1", Subresource: "status",
+				FieldsV1: &FieldsV1{Raw: []byte(`{"f:status":{"f:phase":{},"f:conditions":{"k:{\"type\":\"Ready\"}":{".":{}}}}}`)}}}},
 		Spec: PodSpec{NodeName: "node-1", Containers: []Container{{Name: "web", Image: "nginx",
 			Resources: ResourceRequirements{Requests: ResourceList{ResourceCPU: MustParseQuantity("10m")}}}}},
 		Status: PodStatus{Phase: PodRunning, HostIP: "10.0.0.1", PodIP: "10.244.0.2", StartTime: &now,
