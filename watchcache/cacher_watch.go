@@ -40,8 +40,12 @@ func (c *Cacher) Watch(ctx context.Context, prefix string, opts store.ListOption
 	endBookmark := sendInitial && opts.SendInitialEvents != nil && opts.AllowWatchBookmarks
 	consistent := opts.ResourceVersion == ""
 
-	w := newCacheWatcher(c.opts.WatcherBufferSize, newFilter(prefix, opts.Predicate), opts.AllowWatchBookmarks)
-	w.indexValue, w.indexed = c.watchers.indexValueFor(opts.Predicate.Field)
+	indexValue, indexed := c.watchers.indexValueFor(opts.Predicate.Field)
+	c.mu.Lock()
+	bufferSize := c.watcherBufferSizeLocked(indexed)
+	c.mu.Unlock()
+	w := newCacheWatcher(bufferSize, newFilter(prefix, opts.Predicate), opts.AllowWatchBookmarks)
+	w.indexValue, w.indexed = indexValue, indexed
 	var initial []api.WatchEvent
 	switch {
 	case sendInitial:

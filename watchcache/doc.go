@@ -44,8 +44,9 @@
 // objects) is the cache's own and shared by all callers and watchers, with no
 // per-watcher copy. Callers must not change them; DeepCopy first.
 //
-// Slow watchers: each watcher has a bounded buffer (Options.WatcherBufferSize,
-// default 100). When an event finds a buffer full, dispatch waits for room,
+// Slow watchers: each watcher has a bounded buffer (Options.WatcherBufferSize;
+// by default 100, up to 1000 for a watch of all pods, as Kubernetes sizes it
+// from the ring: watcher_buffer.go). When an event finds a buffer full, dispatch waits for room,
 // drawing on a time budget shared by all slow watchers (time_budget.go;
 // Options.DispatchTimeoutBudget, default 100 ms, refilled by half of it per
 // second, as Kubernetes' dispatchEvent and timeBudget). A watcher still full

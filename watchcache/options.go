@@ -17,7 +17,9 @@ type Options struct {
 	// (default 1 minute, as in Kubernetes).
 	BookmarkInterval time.Duration
 	// WatcherBufferSize is how many events a watcher may fall behind before
-	// dispatch has to wait for it (default 100).
+	// dispatch has to wait for it. Zero means Kubernetes' rule, from the
+	// ring's capacity (watcher_buffer.go): 100, up to 1000 for a watch of
+	// all pods or nodes.
 	WatcherBufferSize int
 	// DispatchTimeoutBudget is how long dispatch may wait in all for
 	// watchers whose buffer is full before closing them; it refills at half
@@ -47,9 +49,6 @@ const (
 func (o Options) withDefaults() Options {
 	if o.BookmarkInterval <= 0 {
 		o.BookmarkInterval = time.Minute
-	}
-	if o.WatcherBufferSize <= 0 {
-		o.WatcherBufferSize = 100
 	}
 	if o.DispatchTimeoutBudget == 0 {
 		o.DispatchTimeoutBudget = 100 * time.Millisecond

@@ -46,10 +46,12 @@ import (
 //
 //	go test -run '^$' -bench ScaleTo1000 -benchtime 1x -count 8 ./cluster/full/
 func BenchmarkScaleTo1000(b *testing.B) {
-	b.Run("nodes=20/kubeloop", func(b *testing.B) { benchmarkScale(b, 20, 1000) })
+	b.Run("nodes=20/kubeloop", func(b *testing.B) { benchmarkScale(b, 20, 1000, 0) })
 }
 
-func benchmarkScale(b *testing.B, nodes int, replicas int32) {
+// benchmarkScale scales a ReplicaSet to replicas on nodes nodes; with idle
+// > 0 it first measures the idle cluster for that long (measureIdle).
+func benchmarkScale(b *testing.B, nodes int, replicas int32, idle time.Duration) {
 	// Big clusters take longer than a test's two minutes; allow 20 ms per
 	// pod on top of five minutes.
 	deadline := 5*time.Minute + time.Duration(replicas)*20*time.Millisecond
@@ -61,6 +63,9 @@ func benchmarkScale(b *testing.B, nodes int, replicas int32) {
 	defer c.Stop()
 	waitAllNodesReady(b, c, nodes, deadline)
 	clusterReady := time.Since(clusterStart)
+	if idle > 0 {
+		measureIdle(b, nodes, idle)
+	}
 
 	before := readCounters(b, c)
 	var total time.Duration

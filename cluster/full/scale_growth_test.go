@@ -3,10 +3,13 @@ package full
 import (
 	"flag"
 	"fmt"
+	"os"
+	"runtime/pprof"
 	"sort"
 	"strconv"
 	"strings"
 	"testing"
+	"time"
 
 	"github.com/stretchr/testify/require"
 
@@ -19,7 +22,20 @@ import (
 var scaleNodes = flag.String("scale.nodes", "", "comma-separated node counts for BenchmarkScaleGrowth (30 pods per node)")
 
 // podsPerNode is issue 20's density: 30 pods per node, 30k at 1000 nodes.
-const podsPerNode = 30
+// A smaller -scale.pods-per-node gives a quicker look at a size.
+var podsPerNode = flag.Int("scale.pods-per-node", 30, "pods per node for BenchmarkScaleGrowth")
+
+// idleWindow is how long BenchmarkScaleGrowth watches the cluster with
+// every node Ready and no pods: one round of every node's 10 s heartbeats
+// (lease renewal, node-status check). Its figure, idle-cpu-ms/node-s, is
+// the CPU an idle node costs per second; it stays flat across sizes when
+// that cost is linear in the nodes.
+const idleWindow = 10 * time.Second
+
+// idleProfile, when set, is where the growth run writes a CPU profile of
+// each size's idle window (NODES in the name is replaced by the size). Do
+// not combine it with -test.cpuprofile: one CPU profile runs at a time.
+var idleProfile = flag.String("scale.idleprofile", "", "write a CPU profile of the idle window to this file (NODES replaced by the size)")
 
 // BenchmarkScaleGrowth is issue 20's growth table: the same 0 → N scale-up
 // as BenchmarkScaleTo1000 on clusters of each size of -scale.nodes, with
@@ -35,7 +51,7 @@ func BenchmarkScaleGrowth(b *testing.B) {
 			b.Fatalf("-scale.nodes: %q is not a node count", field)
 		}
 		b.Run(fmt.Sprintf("nodes=%d/kubeloop", nodes), func(b *testing.B) {
-			benchmarkScale(b, nodes, int32(nodes*podsPerNode))
+			benchmarkScale(b, nodes, int32(nodes*(*podsPerNode)), idleWindow)
 		})
 	}
 }
@@ -44,6 +60,23 @@ func BenchmarkScaleGrowth(b *testing.B) {
 // the five (verb, resource, subresource) series that took the most time in
 // all, their count and mean. The growth run logs it, as the first place
 // to look when a figure grows faster than the cluster.
+// measureIdle reports the CPU the whole process spends per node and second
+// over window, the cluster being idle; with -scale.idleprofile it also
+// profiles that window.
+func measureIdle(b *testing.B, nodes int, window time.Duration) {
+	if *idleProfile != "" {
+		f, err := os.Create(strings.ReplaceAll(*idleProfile, "NODES", strconv.Itoa(nodes)))
+		require.NoError(b, err)
+		defer f.Close()
+		require.NoError(b, pprof.StartCPUProfile(f))
+		defer pprof.StopCPUProfile()
+	}
+	before := processCPU(b)
+	time.Sleep(window) // a measuring window, not a wait for a condition
+	idle := processCPU(b) - before
+	b.ReportMetric(ms(idle)/float64(nodes)/window.Seconds(), "idle-cpu-ms/node-s")
+}
+
 func requestTimes(b *testing.B, c *cluster.Cluster) string {
 	body, err := c.Client.DoRaw(testCtx(b), "GET", "/metrics", nil, nil)
 	require.NoError(b, err)

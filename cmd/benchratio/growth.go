@@ -23,6 +23,7 @@ var growthFigures = []struct {
 	relative bool
 }{
 	{unit: "cluster-ready-s"},
+	{unit: "idle-cpu-ms/node-s"},
 	{unit: "total-s"},
 	{unit: "startup-p50-ms"},
 	{unit: "startup-p99-ms", target: valueAtMost(5000)}, // Kubernetes' SLO
