@@ -3,10 +3,11 @@ package api
 // Skip on a first reading: this file is a speed-up. DecodeStrict is complete
 // without it: walkStrict (codec.go), the token walk that names every unknown
 // and duplicate field, then json.Unmarshal, is the plain path the docs cite.
-// What it saves: a clean Pod status body decodes in about a sixth of the
-// time and a tenth of the allocations (62 instead of 695 allocs/op;
-// BenchmarkDecodeStrict against BenchmarkDecodeStrictWithoutScan in
-// codec_scan_test.go, on a shared 2-core VM).
+// What it saves: a clean Pod status body, with the managedFields a kubelet
+// writes back, decodes with 74 instead of 856 allocations and in about a
+// fifth of the time (BenchmarkDecodeStrict against
+// BenchmarkDecodeStrictWithoutScan in codec_scan_test.go, on a shared
+// 2-core VM).
 
 import (
 	"bytes"

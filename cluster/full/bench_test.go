@@ -63,8 +63,9 @@ func benchmarkScale(b *testing.B, nodes int, replicas int32, idle time.Duration)
 	defer c.Stop()
 	waitAllNodesReady(b, c, nodes, deadline)
 	clusterReady := time.Since(clusterStart)
+	var idleCPU float64
 	if idle > 0 {
-		measureIdle(b, nodes, idle)
+		idleCPU = measureIdle(b, nodes, idle)
 	}
 
 	before := readCounters(b, c)
@@ -122,6 +123,10 @@ func benchmarkScale(b *testing.B, nodes int, replicas int32, idle time.Duration)
 	// of all the pods, and the memory of the whole process (RSS, its peak,
 	// and the Go heap in use) with every pod Running.
 	b.ReportMetric(clusterReady.Seconds(), "cluster-ready-s")
+	if idle > 0 {
+		// Reported here: ResetTimer drops metrics reported before it.
+		b.ReportMetric(idleCPU, "idle-cpu-ms/node-s")
+	}
 	b.ReportMetric(ms(list)/float64(b.N), "list-ms")
 	rss, peak := processRSS(b)
 	var mem runtime.MemStats
