@@ -16,68 +16,55 @@ import (
 // the manifest it last applied: the "original" of the three-way merge.
 const LastAppliedConfigAnnotation = "kubectl.kubernetes.io/last-applied-configuration"
 
-func newCreateCommand(f *factory) *cobra.Command {
-	var files []string
-	c := &cobra.Command{
-		Use:   "create -f FILE|-",
-		Short: "Create objects from files or stdin",
-		Args:  exactArgs(0, "create takes no arguments, only -f"),
-		RunE: func(c *cobra.Command, _ []string) error {
-			return forEachManifest(c.Context(), f, files, "creating", func(ctx context.Context, d *client.DynamicResource, m *manifest) (string, error) {
-				obj, err := m.typed()
-				if err != nil {
-					return "", err
-				}
-				_, err = d.Create(ctx, obj, client.CreateOptions{FieldManager: "kubectl-create"})
-				return "created", err
-			})
-		},
-	}
-	c.Flags().StringSliceVarP(&files, "filename", "f", nil, "file, directory or - for stdin")
-	return c
-}
-
-func newApplyCommand(f *factory) *cobra.Command {
-	var files []string
-	c := &cobra.Command{
-		Use:   "apply -f FILE|DIR|-",
-		Short: "Create or update objects so they match the files (client-side apply)",
-		Args:  exactArgs(0, "apply takes no arguments, only -f"),
-		RunE: func(c *cobra.Command, _ []string) error {
-			return forEachManifest(c.Context(), f, files, "applying", applyOne)
-		},
-	}
-	c.Flags().StringSliceVarP(&files, "filename", "f", nil, "file, directory or - for stdin")
-	return c
-}
-
-// forEachManifest runs do on every manifest and prints "kind/name <verb>".
-// A failure is printed and the rest still run, as kubectl does; the command
+// newWriteCommand is create or apply: each manifest read from -f is
+// created, or applied by applyOne, and reported as "kind/name <result>". A
+// failure is printed and the rest still run, as kubectl does; the command
 // then exits 1.
-func forEachManifest(ctx context.Context, f *factory, files []string, doing string,
-	do func(context.Context, *client.DynamicResource, *manifest) (string, error)) error {
-	cli, err := f.Client()
-	if err != nil {
-		return err
+func newWriteCommand(f *factory, verb string) *cobra.Command {
+	var files []string
+	write, doing, short := createOne, "creating", "Create objects from files or stdin"
+	if verb == "apply" {
+		write, doing, short = applyOne, "applying", "Create or update objects so they match the files (client-side apply)"
 	}
-	manifests, err := readManifests(f, files, f.Namespace())
-	if err != nil {
-		return err
+	c := &cobra.Command{
+		Use:   verb + " -f FILE|DIR|-",
+		Short: short,
+		Args:  exactArgs(0, verb+" takes no arguments, only -f"),
+		RunE: func(c *cobra.Command, _ []string) error {
+			cli, err := f.Client()
+			if err != nil {
+				return err
+			}
+			manifests, err := readManifests(f, files)
+			if err != nil {
+				return err
+			}
+			failed := false
+			for _, m := range manifests {
+				result, err := write(c.Context(), cli.Dynamic(m.info).Namespace(m.namespace()), m)
+				if err != nil {
+					fmt.Fprintln(f.streams.ErrOut, errorMessage(withContext(err, fmt.Sprintf("error when %s %q", doing, m.source))))
+					failed = true
+					continue
+				}
+				fmt.Fprintf(f.streams.Out, "%s %s\n", objectName(m.info, m.name()), result)
+			}
+			if failed {
+				return reportedError{}
+			}
+			return nil
+		},
 	}
-	failed := false
-	for _, m := range manifests {
-		result, err := do(ctx, resourceClient(cli, m.info, m.namespace()), m)
-		if err != nil {
-			fmt.Fprintln(f.streams.ErrOut, errorMessage(withContext(err, fmt.Sprintf("error when %s %q", doing, m.source))))
-			failed = true
-			continue
-		}
-		fmt.Fprintf(f.streams.Out, "%s %s\n", objectName(m.info, m.name()), result)
+	c.Flags().StringSliceVarP(&files, "filename", "f", nil, "file, directory or - for stdin")
+	return c
+}
+
+func createOne(ctx context.Context, d *client.DynamicResource, m *manifest) (string, error) {
+	obj, err := m.typed()
+	if err == nil {
+		_, err = d.Create(ctx, obj, client.CreateOptions{FieldManager: "kubectl-create"})
 	}
-	if failed {
-		return reportedError{}
-	}
-	return nil
+	return "created", err
 }
 
 // applyOne is client-side apply (kubectl/pkg/cmd/apply/apply.go and
@@ -87,10 +74,11 @@ func forEachManifest(ctx context.Context, f *factory, files []string, doing stri
 // strategic merge patch for built-in kinds; we send a JSON merge patch, in
 // which lists are replaced whole rather than merged by key.
 func applyOne(ctx context.Context, d *client.DynamicResource, m *manifest) (string, error) {
-	annotations, _ := m.metadata()["annotations"].(map[string]any)
+	md := m.metadata()
+	annotations, _ := md["annotations"].(map[string]any)
 	delete(annotations, LastAppliedConfigAnnotation)
 	if len(annotations) == 0 {
-		delete(m.metadata(), "annotations")
+		delete(md, "annotations")
 	}
 	lastApplied, err := json.Marshal(m.obj)
 	if err != nil {
@@ -101,40 +89,31 @@ func applyOne(ctx context.Context, d *client.DynamicResource, m *manifest) (stri
 	}
 	// kubectl's encoder ends the JSON with a newline; keep it byte for byte.
 	annotations[LastAppliedConfigAnnotation] = string(lastApplied) + "\n"
-	m.metadata()["annotations"] = annotations
-	modified := m.obj
-
+	md["annotations"] = annotations
+	obj, err := m.typed()
+	if err != nil {
+		return "", err
+	}
 	live, err := d.Get(ctx, m.name(), client.GetOptions{})
 	if api.IsNotFound(err) {
-		obj, err := m.typed()
-		if err != nil {
-			return "", err
-		}
 		_, err = d.Create(ctx, obj, client.CreateOptions{FieldManager: "kubectl-client-side-apply"})
 		return "created", err
 	}
+	var current, original map[string]any
+	if err == nil {
+		current, err = toMap(live)
+	}
 	if err != nil {
 		return "", err
 	}
-	if _, err := m.typed(); err != nil {
-		return "", err
-	}
-	current, err := toMap(live)
-	if err != nil {
-		return "", err
-	}
-	var original map[string]any
 	if s := live.GetObjectMeta().Annotations[LastAppliedConfigAnnotation]; s != "" {
 		_ = json.Unmarshal([]byte(s), &original) // a corrupt annotation only loses deletions
 	}
-	patch := threeWayMergePatch(original, modified, current)
+	patch := threeWayMergePatch(original, m.obj, current)
 	if len(patch) == 0 {
 		return "unchanged", nil
 	}
-	data, err := json.Marshal(patch)
-	if err != nil {
-		return "", err
-	}
+	data, _ := json.Marshal(patch) // it was decoded from JSON: it encodes
 	_, err = d.Patch(ctx, m.name(), client.MergePatchType, data, client.PatchOptions{FieldManager: "kubectl-client-side-apply"})
 	return "configured", err
 }

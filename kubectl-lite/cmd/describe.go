@@ -4,6 +4,8 @@ import (
 	"context"
 	"fmt"
 	"io"
+	"maps"
+	"slices"
 	"sort"
 	"strings"
 	"text/tabwriter"
@@ -21,23 +23,16 @@ func newDescribeCommand(f *factory) *cobra.Command {
 		Use:   "describe TYPE NAME",
 		Short: "Show an object's key fields, its relations and its events",
 		RunE: func(c *cobra.Command, args []string) error {
-			ts, err := parseTargets(args, false)
-			if err != nil {
-				return err
-			}
-			cli, err := f.Client()
-			if err != nil {
-				return err
-			}
+			cli, ts, err := f.resolve(args, false)
 			for i, t := range ts {
 				if i > 0 {
 					fmt.Fprintln(f.streams.Out)
 				}
-				if err := describe(c.Context(), cli, f.streams.Out, t.info, f.Namespace(), t.name); err != nil {
-					return err
+				if err = describe(c.Context(), cli, f.streams.Out, t); err != nil {
+					break
 				}
 			}
-			return nil
+			return err
 		},
 	}
 }
@@ -56,12 +51,7 @@ func (w describeWriter) pairs(level int, key string, m map[string]string, sep st
 		w.line(level, "%s:\t<none>", key)
 		return
 	}
-	keys := make([]string, 0, len(m))
-	for k := range m {
-		keys = append(keys, k)
-	}
-	sort.Strings(keys)
-	for i, k := range keys {
+	for i, k := range slices.Sorted(maps.Keys(m)) {
 		label := key + ":"
 		if i > 0 {
 			label = ""
@@ -72,8 +62,9 @@ func (w describeWriter) pairs(level int, key string, m map[string]string, sep st
 
 // describe prints one object. The kinds of the spine (pods, replicasets)
 // get kubectl's layout; the rest get their metadata and their YAML.
-func describe(ctx context.Context, cli *client.Client, out io.Writer, info *api.ResourceInfo, ns, name string) error {
-	obj, err := resourceClient(cli, info, ns).Get(ctx, name, client.GetOptions{})
+func describe(ctx context.Context, cli *client.Client, out io.Writer, t target) error {
+	info := t.info
+	obj, err := t.d.Get(ctx, t.name, client.GetOptions{})
 	if err != nil {
 		return err
 	}

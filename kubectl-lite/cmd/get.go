@@ -2,8 +2,10 @@ package cmd
 
 import (
 	"context"
+	"encoding/json"
 	"fmt"
-	"io"
+	"sort"
+	"time"
 
 	"github.com/spf13/cobra"
 
@@ -11,13 +13,16 @@ import (
 	"kubeloop/client"
 )
 
-// getOptions are the flags of get (and, partly, of events).
+// getOptions are the flags of get, and of events (get events, sorted).
 type getOptions struct {
-	output        string
-	selector      string
-	allNamespaces bool
-	watch         bool
-	showLabels    bool
+	output, selector        string
+	allNamespaces, watch    bool
+	showLabels, byEventTime bool
+}
+
+func (o *getOptions) flags(c *cobra.Command) {
+	c.Flags().BoolVarP(&o.allNamespaces, "all-namespaces", "A", false, "list across all namespaces")
+	c.Flags().BoolVarP(&o.watch, "watch", "w", false, "after listing, watch for changes")
 }
 
 func newGetCommand(f *factory) *cobra.Command {
@@ -25,28 +30,36 @@ func newGetCommand(f *factory) *cobra.Command {
 	c := &cobra.Command{
 		Use:   "get TYPE [NAME...] [-n NS | -A] [-l SELECTOR] [-o wide|yaml|json|name] [-w]",
 		Short: "Display one or many resources",
-		Args: func(_ *cobra.Command, args []string) error {
+		RunE: func(c *cobra.Command, args []string) error {
 			if len(args) == 0 {
 				return usageErrorf("you must specify the type of resource to get")
 			}
-			return nil
+			return o.run(c.Context(), f, args)
 		},
-		RunE: func(c *cobra.Command, args []string) error { return o.run(c.Context(), f, args) },
 	}
+	o.flags(c)
 	c.Flags().StringVarP(&o.output, "output", "o", "", "output format: wide, yaml, json or name")
 	c.Flags().StringVarP(&o.selector, "selector", "l", "", "label selector, e.g. app=web,tier!=db")
-	c.Flags().BoolVarP(&o.allNamespaces, "all-namespaces", "A", false, "list across all namespaces")
-	c.Flags().BoolVarP(&o.watch, "watch", "w", false, "after listing, watch for changes")
 	c.Flags().BoolVar(&o.showLabels, "show-labels", false, "add a LABELS column")
 	return c
 }
 
-func (o *getOptions) run(ctx context.Context, f *factory, args []string) error {
-	targets, err := parseTargets(args, true)
-	if err != nil {
-		return err
+// newEventsCommand is `kubectl events`: `get events` oldest first, the
+// order things happened in.
+func newEventsCommand(f *factory) *cobra.Command {
+	o := &getOptions{byEventTime: true}
+	c := &cobra.Command{
+		Use:   "events [-w] [-n NS | -A]",
+		Short: "List events, oldest first",
+		Args:  exactArgs(0, "events takes no arguments"),
+		RunE:  func(c *cobra.Command, _ []string) error { return o.run(c.Context(), f, []string{"events"}) },
 	}
-	cli, err := f.Client()
+	o.flags(c)
+	return c
+}
+
+func (o *getOptions) run(ctx context.Context, f *factory, args []string) error {
+	_, ts, err := f.resolve(args, true)
 	if err != nil {
 		return err
 	}
@@ -54,98 +67,100 @@ func (o *getOptions) run(ctx context.Context, f *factory, args []string) error {
 	if err != nil {
 		return err
 	}
-	info := targets[0].info
-	ns := f.Namespace()
+	if ts[0].name != "" {
+		return o.getNamed(ctx, f, p, ts)
+	}
+	info, ns := ts[0].info, f.Namespace()
 	if o.allNamespaces {
 		ns = api.NamespaceAll
 	}
-	d := resourceClient(cli, info, ns)
-
-	if targets[0].name != "" {
-		return o.getNamed(ctx, f, p, cli, targets)
-	}
+	d := ts[0].d.Namespace(ns)
 	opts := client.ListOptions{LabelSelector: o.selector}
-	n, err := 0, error(nil)
+	n := 0
 	if p.table() {
-		var t *client.Table
-		if t, err = d.ListTable(ctx, opts, ""); err == nil {
-			opts.ResourceVersion, n = t.Metadata.ResourceVersion, len(t.Rows)
-			if n > 0 {
-				err = p.printTable(t, info.Namespaced, true)
-			}
+		include := ""
+		if o.byEventTime {
+			include = "Object" // sorted by the events' own times, which no column carries exactly
+		}
+		t, err := d.ListTable(ctx, opts, include)
+		if err == nil && o.byEventTime {
+			err = sortRowsByEventTime(t.Rows)
+		}
+		if err != nil {
+			return err
+		}
+		if opts.ResourceVersion, n = t.Metadata.ResourceVersion, len(t.Rows); n > 0 {
+			err = p.printTable(t, info.Namespaced, true)
 		}
 	} else {
 		var objs []api.Object
-		if objs, opts.ResourceVersion, err = d.ListAll(ctx, opts); err == nil {
-			n = len(objs)
-			if n > 0 || p.format != "name" {
-				err = p.printObjects(objs, false)
-			}
+		if objs, opts.ResourceVersion, err = d.ListAll(ctx, opts); err == nil && (len(objs) > 0 || p.format != "name") {
+			n, err = len(objs), p.printObjects(objs, false)
 		}
 	}
-	if err != nil {
+	switch {
+	case err != nil:
 		return err
+	case n == 0 && p.format != "yaml" && p.format != "json" && !o.watch:
+		if info.Namespaced && ns != "" {
+			fmt.Fprintf(f.streams.ErrOut, "No resources found in %s namespace.\n", ns)
+		} else {
+			fmt.Fprintln(f.streams.ErrOut, "No resources found")
+		}
+	case o.watch:
+		return watchRows(ctx, d, p, opts, n == 0)
 	}
-	if n == 0 && p.format != "yaml" && p.format != "json" && !o.watch {
-		noResources(f.streams.ErrOut, info, ns)
-		return nil
-	}
-	if !o.watch {
-		return nil
-	}
-	return watchRows(ctx, d, p, opts, n == 0)
+	return nil
 }
 
 // getNamed reads each named object; a missing one is reported and the rest
 // still printed, as kubectl does. Tables of one kind in a row print as one.
-func (o *getOptions) getNamed(ctx context.Context, f *factory, p *printer, cli *client.Client, targets []target) error {
+func (o *getOptions) getNamed(ctx context.Context, f *factory, p *printer, ts []target) error {
 	var objs []api.Object
 	var tables []*client.Table
-	var infos []*api.ResourceInfo
-	var firstErr error
-	lastRV := ""
-	for _, t := range targets {
-		d := resourceClient(cli, t.info, f.Namespace())
+	var kinds []*api.ResourceInfo
+	var lastErr error
+	rv := ""
+	for _, t := range ts {
 		var err error
 		if p.table() {
 			var tbl *client.Table
-			if tbl, err = d.GetTable(ctx, t.name); err == nil {
-				lastRV = tbl.Metadata.ResourceVersion
-				if n := len(infos); n > 0 && infos[n-1] == t.info {
+			if tbl, err = t.d.GetTable(ctx, t.name); err == nil {
+				rv = tbl.Metadata.ResourceVersion
+				if n := len(kinds); n > 0 && kinds[n-1] == t.info {
 					tables[n-1].Rows = append(tables[n-1].Rows, tbl.Rows...)
 				} else {
-					tables, infos = append(tables, tbl), append(infos, t.info)
+					tables, kinds = append(tables, tbl), append(kinds, t.info)
 				}
 			}
 		} else {
 			var obj api.Object
-			if obj, err = d.Get(ctx, t.name, client.GetOptions{}); err == nil {
-				objs, lastRV = append(objs, obj), obj.GetObjectMeta().ResourceVersion
+			if obj, err = t.d.Get(ctx, t.name, client.GetOptions{}); err == nil {
+				objs, rv = append(objs, obj), obj.GetObjectMeta().ResourceVersion
 			}
 		}
 		if err != nil {
-			if firstErr != nil {
-				fmt.Fprintln(f.streams.ErrOut, errorMessage(firstErr))
+			if lastErr != nil {
+				fmt.Fprintln(f.streams.ErrOut, errorMessage(lastErr))
 			}
-			firstErr = err
+			lastErr = err
 		}
 	}
 	for i, t := range tables {
-		if err := p.printTable(t, infos[i].Namespaced, true); err != nil {
+		if err := p.printTable(t, kinds[i].Namespaced, true); err != nil {
 			return err
 		}
 	}
 	if len(objs) > 0 {
-		if err := p.printObjects(objs, len(targets) == 1); err != nil {
+		if err := p.printObjects(objs, len(ts) == 1); err != nil {
 			return err
 		}
 	}
-	if firstErr != nil || !o.watch {
-		return firstErr
+	if lastErr != nil || !o.watch {
+		return lastErr
 	}
-	last := targets[len(targets)-1]
-	d := resourceClient(cli, last.info, f.Namespace())
-	return watchRows(ctx, d, p, client.ListOptions{FieldSelector: nameSelector(last.name), ResourceVersion: lastRV}, false)
+	last := ts[len(ts)-1]
+	return watchRows(ctx, last.d, p, client.ListOptions{FieldSelector: nameSelector(last.name), ResourceVersion: rv}, false)
 }
 
 // watchRows prints each watch event (a one-row Table, or the object in
@@ -176,27 +191,38 @@ func watchRows(ctx context.Context, d *client.DynamicResource, p *printer, opts 
 	}
 	defer w.Stop()
 	for ev := range w.ResultChan() {
-		switch ev.Type {
-		case api.Error:
-			if st, ok := ev.Object.(*api.Status); ok {
-				return &api.StatusError{ErrStatus: *st}
-			}
+		if st, ok := ev.Object.(*api.Status); ok && ev.Type == api.Error {
+			return &api.StatusError{ErrStatus: *st}
+		} else if ev.Type == api.Error {
 			return fmt.Errorf("watch error: %v", ev.Object)
-		case api.Bookmark:
-			continue
 		}
-		if err := p.printObjects([]api.Object{ev.Object}, false); err != nil {
-			return err
+		if ev.Type != api.Bookmark {
+			if err := p.printObjects([]api.Object{ev.Object}, false); err != nil {
+				return err
+			}
 		}
 	}
 	return nil
 }
 
-// noResources is kubectl's message for an empty list, on stderr.
-func noResources(errOut io.Writer, info *api.ResourceInfo, ns string) {
-	if info.Namespaced && ns != "" {
-		fmt.Fprintf(errOut, "No resources found in %s namespace.\n", ns)
-		return
+// sortRowsByEventTime orders the rows of an events Table (with whole
+// objects in them) by when each event last happened.
+func sortRowsByEventTime(rows []client.TableRow) error {
+	type timed struct {
+		row client.TableRow
+		at  time.Time
 	}
-	fmt.Fprintln(errOut, "No resources found")
+	byTime := make([]timed, len(rows))
+	for i, r := range rows {
+		var e api.Event
+		if err := json.Unmarshal(r.Object, &e); err != nil {
+			return fmt.Errorf("event row: %w", err)
+		}
+		byTime[i] = timed{r, eventTime(&e)}
+	}
+	sort.SliceStable(byTime, func(a, b int) bool { return byTime[a].at.Before(byTime[b].at) })
+	for i, t := range byTime {
+		rows[i] = t.row
+	}
+	return nil
 }

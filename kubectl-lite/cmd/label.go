@@ -2,6 +2,7 @@ package cmd
 
 import (
 	"bytes"
+	"cmp"
 	"encoding/json"
 	"fmt"
 	"os"
@@ -35,17 +36,12 @@ func newLabelCommand(f *factory, verb string) *cobra.Command {
 			if split == len(args) {
 				return usageErrorf("at least one %s update is required", strings.TrimSuffix(field, "s"))
 			}
-			ts, err := parseTargets(args[:split], false)
-			if err != nil {
-				return err
-			}
-			cli, err := f.Client()
+			_, ts, err := f.resolve(args[:split], false)
 			if err != nil {
 				return err
 			}
 			for _, t := range ts {
-				d := resourceClient(cli, t.info, f.Namespace())
-				obj, err := d.Get(c.Context(), t.name, client.GetOptions{})
+				obj, err := t.d.Get(c.Context(), t.name, client.GetOptions{})
 				if err != nil {
 					return err
 				}
@@ -62,7 +58,7 @@ func newLabelCommand(f *factory, verb string) *cobra.Command {
 					result = "not " + done
 				} else {
 					patch, _ := json.Marshal(map[string]any{"metadata": map[string]any{field: changes}})
-					if _, err := d.Patch(c.Context(), t.name, client.MergePatchType, patch, client.PatchOptions{FieldManager: "kubectl-" + verb}); err != nil {
+					if _, err := t.d.Patch(c.Context(), t.name, client.MergePatchType, patch, client.PatchOptions{FieldManager: "kubectl-" + verb}); err != nil {
 						return err
 					}
 				}
@@ -103,31 +99,21 @@ func newEditCommand(f *factory) *cobra.Command {
 		Use:   "edit TYPE NAME",
 		Short: "Edit an object's YAML in $KUBE_EDITOR or $EDITOR and PUT it back",
 		RunE: func(c *cobra.Command, args []string) error {
-			ts, err := parseTargets(args, false)
+			_, t, err := f.resolveOne(args, "edit")
 			if err != nil {
 				return err
 			}
-			if len(ts) != 1 {
-				return usageErrorf("edit takes exactly one object")
+			obj, err := t.d.Get(c.Context(), t.name, client.GetOptions{})
+			if err == nil {
+				err = api.Builtin().SetTypeMeta(obj)
 			}
-			t := ts[0]
-			cli, err := f.Client()
-			if err != nil {
-				return err
+			var before, after []byte
+			if err == nil {
+				before, err = yaml.Marshal(obj)
 			}
-			d := resourceClient(cli, t.info, f.Namespace())
-			obj, err := d.Get(c.Context(), t.name, client.GetOptions{})
-			if err != nil {
-				return err
+			if err == nil {
+				after, err = runEditor(f, before)
 			}
-			if err := api.Builtin().SetTypeMeta(obj); err != nil {
-				return err
-			}
-			before, err := yaml.Marshal(obj)
-			if err != nil {
-				return err
-			}
-			after, err := runEditor(f, before)
 			if err != nil {
 				return err
 			}
@@ -145,7 +131,7 @@ func newEditCommand(f *factory) *cobra.Command {
 			}
 			// The resourceVersion read above goes back with the PUT, so an
 			// edit made on a stale copy is a Conflict rather than a lost update.
-			if _, err := d.Update(c.Context(), edited, client.UpdateOptions{FieldManager: "kubectl-edit"}); err != nil {
+			if _, err := t.d.Update(c.Context(), edited, client.UpdateOptions{FieldManager: "kubectl-edit"}); err != nil {
 				return err
 			}
 			fmt.Fprintf(f.streams.Out, "%s edited\n", objectName(t.info, t.name))
@@ -157,13 +143,7 @@ func newEditCommand(f *factory) *cobra.Command {
 // runEditor writes content to a temporary file, runs the editor on it
 // through the shell (so EDITOR may carry arguments) and returns the result.
 func runEditor(f *factory, content []byte) ([]byte, error) {
-	editor := os.Getenv("KUBE_EDITOR")
-	if editor == "" {
-		editor = os.Getenv("EDITOR")
-	}
-	if editor == "" {
-		editor = "vi"
-	}
+	editor := cmp.Or(os.Getenv("KUBE_EDITOR"), os.Getenv("EDITOR"), "vi")
 	dir, err := os.MkdirTemp("", "kubectl-lite-edit-")
 	if err != nil {
 		return nil, err

@@ -66,27 +66,23 @@ var documentSeparator = regexp.MustCompile(`(?m)^---[ \t]*(#.*)?$`)
 
 // readManifests reads every object in the files, directories (their .yaml,
 // .yml and .json files, not recursively) and "-" (stdin) of paths. Each
-// namespaced object without a namespace gets defaultNS, as kubectl's
+// namespaced object without a namespace gets the command's, as kubectl's
 // resource builder does before it records last-applied-configuration.
-func readManifests(f *factory, paths []string, defaultNS string) ([]*manifest, error) {
+func readManifests(f *factory, paths []string) ([]*manifest, error) {
 	if len(paths) == 0 {
 		return nil, usageErrorf("must specify -f")
 	}
 	var files []string
 	for _, p := range paths {
-		if st, err := os.Stat(p); err == nil && st.IsDir() {
-			entries, err := os.ReadDir(p)
-			if err != nil {
-				return nil, err
-			}
-			for _, e := range entries {
-				if ext := filepath.Ext(e.Name()); ext == ".yaml" || ext == ".yml" || ext == ".json" {
-					files = append(files, filepath.Join(p, e.Name()))
-				}
-			}
-			continue
+		entries, err := os.ReadDir(p)
+		if err != nil { // not a directory
+			files = append(files, p)
 		}
-		files = append(files, p)
+		for _, e := range entries {
+			if ext := filepath.Ext(e.Name()); ext == ".yaml" || ext == ".yml" || ext == ".json" {
+				files = append(files, filepath.Join(p, e.Name()))
+			}
+		}
 	}
 	var out []*manifest
 	for _, file := range files {
@@ -94,19 +90,13 @@ func readManifests(f *factory, paths []string, defaultNS string) ([]*manifest, e
 		if err != nil {
 			return nil, fmt.Errorf("the path %q does not exist", file)
 		}
-		source := file
-		if file == "-" {
-			source = "STDIN"
-		}
-		docs := [][]byte{data}
+		source := map[bool]string{true: "STDIN", false: file}[file == "-"]
+		docs := []string{string(data)}
 		if !bytes.HasPrefix(bytes.TrimSpace(data), []byte("{")) {
-			docs = nil
-			for _, d := range documentSeparator.Split(string(data), -1) {
-				docs = append(docs, []byte(d))
-			}
+			docs = documentSeparator.Split(string(data), -1)
 		}
 		for _, doc := range docs {
-			ms, err := decodeDocument(doc, source, defaultNS)
+			ms, err := decodeDocument([]byte(doc), source, f.Namespace())
 			if err != nil {
 				return nil, err
 			}
@@ -161,22 +151,4 @@ func decodeDocument(doc []byte, source, defaultNS string) ([]*manifest, error) {
 		m.metadata()["namespace"] = defaultNS
 	}
 	return []*manifest{m}, nil
-}
-
-// reportedError is an error whose messages were already printed; Run only
-// sets the exit code.
-type reportedError struct{}
-
-func (reportedError) Error() string { return "errors were reported" }
-
-// withContext prefixes a server error's message the way kubectl does
-// ("error when creating "cm.yaml": ..."), keeping its reason.
-func withContext(err error, context string) error {
-	var se *api.StatusError
-	if errors.As(err, &se) {
-		cp := *se
-		cp.ErrStatus.Message = context + ": " + cp.ErrStatus.Message
-		return &cp
-	}
-	return fmt.Errorf("%s: %w", context, err)
 }

@@ -4,7 +4,8 @@ import (
 	"encoding/json"
 	"fmt"
 	"io"
-	"sort"
+	"maps"
+	"slices"
 	"strings"
 	"text/tabwriter"
 
@@ -37,11 +38,6 @@ func newPrinter(out io.Writer, format string, allNamespaces, showLabels bool) (*
 // table reports whether the format is one of the server's Tables.
 func (p *printer) table() bool { return p.format == "" || p.format == "wide" }
 
-// newTabWriter is kubectl's table writer: columns padded by three spaces.
-func newTabWriter(out io.Writer) *tabwriter.Writer {
-	return tabwriter.NewWriter(out, 6, 4, 3, ' ', 0)
-}
-
 // printTable lays out t's rows: priority-0 columns (all with -o wide), a
 // NAMESPACE column first with -A, LABELS last with --show-labels. header is
 // false for the rows that follow a watch's first batch.
@@ -61,7 +57,7 @@ func (p *printer) printTable(t *client.Table, namespaced, header bool) error {
 	if p.showLabels {
 		names = append(names, "LABELS")
 	}
-	tw := newTabWriter(p.out)
+	tw := tabwriter.NewWriter(p.out, 6, 4, 3, ' ', 0) // kubectl's: columns padded by three spaces
 	if header {
 		fmt.Fprintln(tw, strings.Join(names, "\t"))
 	}
@@ -126,16 +122,12 @@ func (p *printer) printObjects(objs []api.Object, single bool) error {
 
 // labelsString is "a=1,b=2" sorted by key, or "<none>".
 func labelsString(m map[string]string) string {
-	keys := make([]string, 0, len(m))
-	for k := range m {
-		keys = append(keys, k)
+	var pairs []string
+	for _, k := range slices.Sorted(maps.Keys(m)) {
+		pairs = append(pairs, k+"="+m[k])
 	}
-	sort.Strings(keys)
-	for i, k := range keys {
-		keys[i] = k + "=" + m[k]
-	}
-	if len(keys) == 0 {
+	if len(pairs) == 0 {
 		return "<none>"
 	}
-	return strings.Join(keys, ",")
+	return strings.Join(pairs, ",")
 }

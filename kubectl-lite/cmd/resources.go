@@ -3,75 +3,91 @@ package cmd
 import (
 	"context"
 	"fmt"
+	"slices"
 	"strings"
+	"time"
 
 	"kubeloop/api"
 	"kubeloop/client"
 )
 
 // resourceFor maps what a user types (pods, pod, po, Pod, replicasets.apps)
-// to a kind. kubectl asks discovery and a RESTMapper; kubeloop's kinds are all
-// in api.Builtin(), so the table is local.
+// to a kind. kubectl asks discovery and a RESTMapper; kubeloop's kinds are
+// all in api.Builtin(), and every resource name is unique without its group.
 func resourceFor(typ string) (*api.ResourceInfo, error) {
-	t := strings.ToLower(typ)
-	// "replicasets.apps": the group only disambiguates, and every kubeloop
-	// resource name is already unique.
-	t, _, _ = strings.Cut(t, ".")
+	t, _, _ := strings.Cut(strings.ToLower(typ), ".")
 	for _, info := range api.Builtin().All() {
-		if t == info.Resource || t == info.Singular || t == strings.ToLower(info.Kind) {
+		if t == info.Resource || t == info.Singular || t == strings.ToLower(info.Kind) || slices.Contains(info.ShortNames, t) {
 			return info, nil
-		}
-		for _, s := range info.ShortNames {
-			if t == s {
-				return info, nil
-			}
 		}
 	}
 	return nil, fmt.Errorf("the server doesn't have a resource type %q", typ)
 }
 
-// target is one named object the user pointed at.
+// target is one object the user pointed at, with the client of its kind in
+// the namespace of the command.
 type target struct {
 	info *api.ResourceInfo
 	name string
+	d    *client.DynamicResource
 }
 
-// parseTargets reads "TYPE NAME..." or "TYPE/NAME..." the way kubectl's
-// resource builder does. With allowNoName, "TYPE" alone is a target with no name.
-func parseTargets(args []string, allowNoName bool) ([]target, error) {
-	if len(args) == 0 {
-		return nil, usageErrorf("you must specify the type of resource")
+// resolve is the start of every command that names objects: it reads "TYPE
+// NAME..." or "TYPE/NAME..." as kubectl's resource builder does and builds
+// the client. With allowNoName, "TYPE" alone is a target with no name.
+func (f *factory) resolve(args []string, allowNoName bool) (*client.Client, []target, error) {
+	var ts []target
+	add := func(typ, name string) error {
+		info, err := resourceFor(typ)
+		ts = append(ts, target{info: info, name: name})
+		return err
 	}
-	if strings.Contains(args[0], "/") {
-		var out []target
+	var err error
+	switch {
+	case len(args) == 0:
+		err = usageErrorf("you must specify the type of resource")
+	case strings.Contains(args[0], "/"):
 		for _, a := range args {
 			typ, name, ok := strings.Cut(a, "/")
 			if !ok || name == "" {
-				return nil, usageErrorf("there is no need to specify a resource type as a separate argument when passing arguments in resource/name form")
+				return nil, nil, usageErrorf("there is no need to specify a resource type as a separate argument when passing arguments in resource/name form")
 			}
-			info, err := resourceFor(typ)
-			if err != nil {
-				return nil, err
+			if err = add(typ, name); err != nil {
+				break
 			}
-			out = append(out, target{info, name})
 		}
-		return out, nil
+	case len(args) == 1:
+		if err = add(args[0], ""); err == nil && !allowNoName {
+			err = usageErrorf("you must specify the name of the %s", ts[0].info.Singular)
+		}
+	default:
+		for _, name := range args[1:] {
+			err = add(args[0], name)
+		}
 	}
-	info, err := resourceFor(args[0])
 	if err != nil {
-		return nil, err
+		return nil, nil, err
 	}
-	if len(args) == 1 {
-		if !allowNoName {
-			return nil, usageErrorf("you must specify the name of the %s", info.Singular)
-		}
-		return []target{{info: info}}, nil
+	cli, err := f.Client()
+	if err != nil {
+		return nil, nil, err
 	}
-	var out []target
-	for _, name := range args[1:] {
-		out = append(out, target{info, name})
+	for i := range ts {
+		ts[i].d = cli.Dynamic(ts[i].info).Namespace(f.Namespace())
 	}
-	return out, nil
+	return cli, ts, nil
+}
+
+// resolveOne is resolve for the commands that take exactly one object.
+func (f *factory) resolveOne(args []string, verb string) (*client.Client, target, error) {
+	cli, ts, err := f.resolve(args, false)
+	if err == nil && len(ts) != 1 {
+		err = usageErrorf("%s takes exactly one object", verb)
+	}
+	if err != nil {
+		return nil, target{}, err
+	}
+	return cli, ts[0], nil
 }
 
 // qualifiedKind is how kubectl names a kind in messages: "pod",
@@ -88,46 +104,40 @@ func objectName(info *api.ResourceInfo, name string) string {
 	return qualifiedKind(info) + "/" + name
 }
 
-// resourceClient is the dynamic client of info, scoped to ns when the kind
-// is namespaced.
-func resourceClient(c *client.Client, info *api.ResourceInfo, ns string) *client.DynamicResource {
-	d := c.Dynamic(info)
-	if info.Namespaced {
-		d = d.Namespace(ns)
-	}
-	return d
-}
-
 // nameSelector is the field selector for one object, used to watch it.
 func nameSelector(name string) string { return "metadata.name=" + name }
 
-// waitForDeletion blocks until the object is gone, watching from the
-// version it was last read at so no DELETED event can slip past.
-func waitForDeletion(ctx context.Context, d *client.DynamicResource, name string) error {
-	obj, err := d.Get(ctx, name, client.GetOptions{})
-	if api.IsNotFound(err) {
-		return nil
+// withTimeout bounds ctx by timeout when it is set (--timeout).
+func withTimeout(ctx context.Context, timeout time.Duration) (context.Context, context.CancelFunc) {
+	if timeout > 0 {
+		return context.WithTimeout(ctx, timeout)
 	}
-	if err != nil {
-		return err
-	}
-	w, err := d.Watch(ctx, client.ListOptions{FieldSelector: nameSelector(name), ResourceVersion: obj.GetObjectMeta().ResourceVersion})
-	if err != nil {
-		return err
-	}
-	defer w.Stop()
+	return context.WithCancel(ctx)
+}
+
+// waitForChange reads the object, calls done with it (nil once it is gone)
+// and, until done says so, blocks for the next change, watching from the
+// version it read so no event can slip past. delete --wait and scale --wait
+// are built on it.
+func waitForChange(ctx context.Context, d *client.DynamicResource, name string, done func(api.Object) bool) error {
 	for {
+		obj, err := d.Get(ctx, name, client.GetOptions{})
+		if api.IsNotFound(err) {
+			obj, err = nil, nil
+		}
+		if err != nil || done(obj) {
+			return err
+		}
+		w, err := d.Watch(ctx, client.ListOptions{FieldSelector: nameSelector(name), ResourceVersion: obj.GetObjectMeta().ResourceVersion})
+		if err != nil {
+			return err
+		}
 		select {
 		case <-ctx.Done():
-			return fmt.Errorf("timed out waiting for %s %q to be deleted: %w", d.Info().Resource, name, ctx.Err())
-		case ev, ok := <-w.ResultChan():
-			if !ok {
-				// The server ended the watch (timeout); start again.
-				return waitForDeletion(ctx, d, name)
-			}
-			if ev.Type == api.Deleted {
-				return nil
-			}
+			w.Stop()
+			return fmt.Errorf("timed out waiting for %s %q: %w", d.Info().Resource, name, ctx.Err())
+		case <-w.ResultChan(): // any event, or the stream's end: read again
 		}
+		w.Stop()
 	}
 }

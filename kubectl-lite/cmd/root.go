@@ -16,19 +16,12 @@ import (
 
 // IOStreams are where a command reads and writes; tests pass buffers.
 type IOStreams struct {
-	In     io.Reader
-	Out    io.Writer
-	ErrOut io.Writer
+	In          io.Reader
+	Out, ErrOut io.Writer
 }
 
-// Exit codes, as kubectl's: 1 for a failed command, 2 for a wrong command line.
-const (
-	exitError = 1
-	exitUsage = 2
-)
-
-// usageError marks a mistake in the command line (not in the cluster), so
-// Run prints the usage hint and exits 2.
+// usageError marks a mistake in the command line (not in the cluster): Run
+// prints the usage hint and exits 2, as kubectl does; other errors exit 1.
 type usageError struct{ msg string }
 
 func (e *usageError) Error() string { return e.msg }
@@ -37,51 +30,31 @@ func usageErrorf(format string, args ...any) error {
 	return &usageError{msg: fmt.Sprintf(format, args...)}
 }
 
-// factory holds the global flags and turns them into a client on demand,
-// like kubectl's cmdutil.Factory but without the RESTMapper: every kind is
-// in api.Builtin().
+// reportedError is an error whose messages were already printed; Run only
+// sets the exit code.
+type reportedError struct{}
+
+func (reportedError) Error() string { return "errors were reported" }
+
+// factory holds the global flags and turns them into a client, like
+// kubectl's cmdutil.Factory without the RESTMapper (every kind is in
+// api.Builtin()).
 type factory struct {
-	kubeconfig, server, context, namespace string
-	// The credential flags override the kubeconfig's, as kubectl's do.
-	token, certificateAuthority string
-	insecureSkipTLSVerify       bool
-	as                          string
-	asGroups                    []string
-	streams                     IOStreams
+	kubeconfig, context, namespace, as string
+	asGroups                           []string
+	streams                            IOStreams
 }
 
-// Client builds a client from --kubeconfig/$KUBECONFIG, --context,
-// --server and the credential flags. --server alone is enough for a
-// plain-HTTP cluster, or with --token and --certificate-authority for an
-// HTTPS one.
+// Client builds a client from --kubeconfig/$KUBECONFIG, --context and the
+// impersonation flags.
 func (f *factory) Client() (*client.Client, error) {
-	kc, kcErr := client.LoadKubeconfig(f.kubeconfig)
-	var cfg *client.Config
-	if kcErr == nil {
-		c, err := kc.ClientConfig(f.context)
-		if err != nil && f.server == "" {
-			return nil, err
-		}
-		cfg = c
-	} else if f.server == "" {
-		return nil, kcErr
+	kc, err := client.LoadKubeconfig(f.kubeconfig)
+	if err != nil {
+		return nil, err
 	}
-	if cfg == nil {
-		cfg = &client.Config{}
-	}
-	if f.server != "" {
-		cfg.Host = f.server
-	}
-	if f.token != "" {
-		// A token replaces the kubeconfig user's certificate, as in kubectl.
-		cfg.BearerToken = f.token
-		cfg.TLS.CertData, cfg.TLS.CertFile, cfg.TLS.KeyData, cfg.TLS.KeyFile = nil, "", nil, ""
-	}
-	if f.certificateAuthority != "" {
-		cfg.TLS.CAFile, cfg.TLS.CAData = f.certificateAuthority, nil
-	}
-	if f.insecureSkipTLSVerify {
-		cfg.TLS.Insecure = true
+	cfg, err := kc.ClientConfig(f.context)
+	if err != nil {
+		return nil, err
 	}
 	if f.as != "" {
 		cfg.Impersonate = client.ImpersonationConfig{UserName: f.as, Groups: f.asGroups}
@@ -109,15 +82,8 @@ func NewRootCommand(streams IOStreams) *cobra.Command {
 		Short:         "kubectl-lite controls a kubeloop cluster",
 		SilenceErrors: true,
 		SilenceUsage:  true,
-		// Cobra's own "unknown command" check is replaced so that it is a
-		// usageError like every other command-line mistake.
-		Args: func(c *cobra.Command, args []string) error {
-			if len(args) > 0 {
-				return usageErrorf("unknown command %q for %q", args[0], c.Name())
-			}
-			return nil
-		},
-		RunE: func(c *cobra.Command, _ []string) error { return c.Help() },
+		Args:          exactArgs(0, ""), // "unknown command" is a usageError like any other
+		RunE:          func(c *cobra.Command, _ []string) error { return c.Help() },
 	}
 	root.SetIn(streams.In)
 	root.SetOut(streams.Out)
@@ -125,16 +91,12 @@ func NewRootCommand(streams IOStreams) *cobra.Command {
 	root.SetFlagErrorFunc(func(_ *cobra.Command, err error) error { return &usageError{msg: err.Error()} })
 	pf := root.PersistentFlags()
 	pf.StringVar(&f.kubeconfig, "kubeconfig", "", "path to the kubeconfig file (default $KUBECONFIG or ~/.kube/config)")
-	pf.StringVar(&f.server, "server", "", "the address of the apiserver")
 	pf.StringVar(&f.context, "context", "", "the kubeconfig context to use")
 	pf.StringVarP(&f.namespace, "namespace", "n", "", "the namespace for this request")
-	pf.StringVar(&f.token, "token", "", "a bearer token to authenticate with")
-	pf.StringVar(&f.certificateAuthority, "certificate-authority", "", "path to a CA file to trust the server with")
 	pf.StringVar(&f.as, "as", "", "the user to impersonate for this request")
 	pf.StringSliceVar(&f.asGroups, "as-group", nil, "a group to impersonate (repeatable; needs --as)")
-	pf.BoolVar(&f.insecureSkipTLSVerify, "insecure-skip-tls-verify", false, "do not check the server's certificate (insecure)")
 	root.AddCommand(
-		newGetCommand(f), newDescribeCommand(f), newCreateCommand(f), newApplyCommand(f),
+		newGetCommand(f), newDescribeCommand(f), newWriteCommand(f, "create"), newWriteCommand(f, "apply"),
 		newDeleteCommand(f), newScaleCommand(f), newLabelCommand(f, "label"), newLabelCommand(f, "annotate"),
 		newEditCommand(f), newEventsCommand(f), newWatchSpineCommand(f), newTraceCommand(f),
 	)
@@ -148,18 +110,17 @@ func Run(ctx context.Context, args []string, streams IOStreams) int {
 	root := NewRootCommand(streams)
 	root.SetArgs(args)
 	c, err := root.ExecuteContextC(ctx)
-	if err == nil {
-		return 0
-	}
 	var ue *usageError
-	if errors.As(err, &ue) || strings.HasPrefix(err.Error(), "unknown command") {
+	switch {
+	case err == nil:
+		return 0
+	case errors.As(err, &ue) || strings.HasPrefix(err.Error(), "unknown command"):
 		fmt.Fprintf(streams.ErrOut, "error: %s\nUsage: %s\nSee '%s --help' for usage.\n", err, c.UseLine(), c.CommandPath())
-		return exitUsage
-	}
-	if !errors.As(err, new(reportedError)) {
+		return 2
+	case !errors.As(err, new(reportedError)):
 		fmt.Fprintln(streams.ErrOut, errorMessage(err))
 	}
-	return exitError
+	return 1
 }
 
 // errorMessage formats err as kubectl does: server errors by reason, Invalid
@@ -191,13 +152,29 @@ func errorMessage(err error) string {
 	return fmt.Sprintf("Error from server (%s): %s", st.Reason, st.Message)
 }
 
-// exactArgs is cobra.ExactArgs returning a usageError.
+// withContext prefixes a server error's message the way kubectl does
+// ("error when creating "cm.yaml": ..."), keeping its reason.
+func withContext(err error, context string) error {
+	var se *api.StatusError
+	if errors.As(err, &se) {
+		cp := *se
+		cp.ErrStatus.Message = context + ": " + cp.ErrStatus.Message
+		return &cp
+	}
+	return fmt.Errorf("%s: %w", context, err)
+}
+
+// exactArgs is cobra.ExactArgs returning a usageError; with no message it is
+// cobra's "unknown command".
 func exactArgs(n int, what string) cobra.PositionalArgs {
-	return func(_ *cobra.Command, args []string) error {
-		if len(args) != n {
-			return usageErrorf("%s", what)
+	return func(c *cobra.Command, args []string) error {
+		switch {
+		case len(args) == n:
+			return nil
+		case what == "":
+			return usageErrorf("unknown command %q for %q", args[0], c.Name())
 		}
-		return nil
+		return usageErrorf("%s", what)
 	}
 }
 

@@ -35,26 +35,18 @@ func newWatchSpineCommand(f *factory) *cobra.Command {
 			"observed step numbered like the spine's sequence diagram, with its resourceVersion.\n" +
 			"It prints only what it sees; it runs until interrupted or --timeout.",
 		RunE: func(c *cobra.Command, args []string) error {
-			ts, err := parseTargets(args, false)
+			cli, t, err := f.resolveOne(args, "watch-spine")
+			if err == nil && t.info.Kind != "ReplicaSet" && t.info.Kind != "Pod" {
+				err = usageErrorf("watch-spine takes one replicaset or pod")
+			}
 			if err != nil {
 				return err
 			}
-			if len(ts) != 1 || (ts[0].info.Kind != "ReplicaSet" && ts[0].info.Kind != "Pod") {
-				return usageErrorf("watch-spine takes one replicaset or pod")
-			}
-			cli, err := f.Client()
-			if err != nil {
-				return err
-			}
-			ctx := c.Context()
-			if timeout > 0 {
-				var cancel context.CancelFunc
-				ctx, cancel = context.WithTimeout(ctx, timeout)
-				defer cancel()
-			}
-			s := &spine{out: f.streams.Out, kind: ts[0].info.Kind, name: ts[0].name,
+			ctx, cancel := withTimeout(c.Context(), timeout)
+			defer cancel()
+			s := &spine{out: f.streams.Out, kind: t.info.Kind, name: t.name,
 				pods: map[string]*api.Pod{}, pendingEvents: map[string][]*api.Event{}}
-			return s.run(ctx, cli, f.Namespace())
+			return s.run(ctx, cli, t.d, f.Namespace())
 		},
 	}
 	c.Flags().DurationVar(&timeout, "timeout", 0, "stop after this long (0 = until interrupted)")
@@ -83,12 +75,7 @@ func (s *spine) print(step int, rv, arrow, format string, args ...any) {
 // run watches the target, the pods and the events of its namespace, all
 // from one resourceVersion: kubeloop's resourceVersion is the etcd revision,
 // one clock for every resource, so the three watches start at the same instant.
-func (s *spine) run(ctx context.Context, cli *client.Client, ns string) error {
-	info, err := resourceFor(s.kind)
-	if err != nil {
-		return err
-	}
-	d := resourceClient(cli, info, ns)
+func (s *spine) run(ctx context.Context, cli *client.Client, d *client.DynamicResource, ns string) error {
 	items, rv, err := d.ListAll(ctx, client.ListOptions{FieldSelector: nameSelector(s.name)})
 	if err != nil {
 		return err

@@ -3,7 +3,6 @@
 package cmd
 
 import (
-	"context"
 	"net/url"
 	"time"
 
@@ -23,21 +22,14 @@ func newTraceCommand(f *factory) *cobra.Command {
 		Long: "trace prints every hop of a change to the object and to the objects it controls, numbered\n" +
 			"as the deep-dive's sequence diagram. Scale the object in another terminal.",
 		RunE: func(c *cobra.Command, args []string) error {
-			ts, err := parseTargets(args, false)
+			cli, t, err := f.resolveOne(args, "trace")
 			if err != nil {
 				return err
 			}
-			cli, err := f.Client()
-			if len(ts) != 1 || err != nil {
-				return firstError(err, usageErrorf("trace takes one object"))
-			}
-			ctx, cancel := context.WithCancel(c.Context())
-			if timeout > 0 {
-				ctx, cancel = context.WithTimeout(c.Context(), timeout)
-			}
+			ctx, cancel := withTimeout(c.Context(), timeout)
 			defer cancel()
-			q := url.Values{"kind": {ts[0].info.Kind}, "resource": {ts[0].info.Resource}, "name": {ts[0].name}}
-			if ts[0].info.Namespaced {
+			q := url.Values{"kind": {t.info.Kind}, "resource": {t.info.Resource}, "name": {t.name}}
+			if t.info.Namespaced {
 				q.Set("namespace", f.Namespace())
 			}
 			body, err := cli.Stream(ctx, "/debug/trace", q)
@@ -53,14 +45,4 @@ func newTraceCommand(f *factory) *cobra.Command {
 	}
 	c.Flags().DurationVar(&timeout, "timeout", 0, "stop after this long (0 = until interrupted)")
 	return c
-}
-
-// firstError is the first non-nil error.
-func firstError(errs ...error) error {
-	for _, err := range errs {
-		if err != nil {
-			return err
-		}
-	}
-	return nil
 }
