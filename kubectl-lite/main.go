@@ -1,7 +1,5 @@
-// Command kubectl-lite is a small kubectl for reading: see package
-// kubeloop/kubectl-lite/cmd for what it does and what it leaves out.
-//
-//	go run ./kubectl-lite get pods -A
+// Command kubectl-lite is a small kubectl for reading (package
+// kubeloop/kubectl-lite/cmd): go run ./kubectl-lite get pods -A
 package main
 
 import (

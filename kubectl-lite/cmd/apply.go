@@ -134,47 +134,43 @@ func toMap(obj api.Object) (map[string]any, error) {
 // as defaults and status, are left alone.
 // kubectl: apimachinery/pkg/util/jsonmergepatch CreateThreeWayJSONMergePatch.
 func threeWayMergePatch(original, modified, current map[string]any) map[string]any {
-	patch := changes(current, modified)
-	mergeInto(patch, deletions(original, modified))
-	return patch
-}
-
-// changes is every field of modified whose value current does not already
-// have. A list counts as unchanged when each item of modified is contained
-// in the matching item of current, so server defaults inside list items
-// (a container's imagePullPolicy) do not make every apply a change.
-func changes(current, modified map[string]any) map[string]any {
-	out := map[string]any{}
+	patch := map[string]any{}
 	for k, mv := range modified {
-		cv, ok := current[k]
+		cv, inCurrent := current[k]
 		mm, mIsMap := mv.(map[string]any)
 		cm, cIsMap := cv.(map[string]any)
 		switch {
-		case ok && mIsMap && cIsMap:
-			if sub := changes(cm, mm); len(sub) > 0 {
-				out[k] = sub
+		case mIsMap && cIsMap:
+			om, _ := original[k].(map[string]any)
+			if sub := threeWayMergePatch(om, mm, cm); len(sub) > 0 {
+				patch[k] = sub
 			}
-		case !ok || !contains(cv, mv):
-			out[k] = mv
+		case !inCurrent || !contains(cv, mv):
+			patch[k] = mv
 		}
 	}
-	return out
+	for k := range original {
+		if _, ok := modified[k]; !ok {
+			patch[k] = nil
+		}
+	}
+	return patch
 }
 
-// contains reports whether have holds everything want says.
+// contains reports whether have holds everything want says. A list counts
+// as unchanged when each item of want is contained in the matching item of
+// have, so server defaults inside list items (a container's
+// imagePullPolicy) do not make every apply a change.
 func contains(have, want any) bool {
 	switch w := want.(type) {
 	case map[string]any:
 		h, ok := have.(map[string]any)
-		if !ok {
-			return false
-		}
 		for k, v := range w {
-			if hv, ok := h[k]; !ok || !contains(hv, v) {
+			if hv, in := h[k]; !ok || !in || !contains(hv, v) {
 				return false
 			}
 		}
-		return true
+		return ok
 	case []any:
 		h, ok := have.([]any)
 		if !ok || len(h) != len(w) {
@@ -188,39 +184,4 @@ func contains(have, want any) bool {
 		return true
 	}
 	return reflect.DeepEqual(have, want)
-}
-
-// deletions sets to null every field of original that modified dropped.
-func deletions(original, modified map[string]any) map[string]any {
-	out := map[string]any{}
-	for k, ov := range original {
-		mv, ok := modified[k]
-		if !ok {
-			out[k] = nil
-			continue
-		}
-		om, oIsMap := ov.(map[string]any)
-		mm, mIsMap := mv.(map[string]any)
-		if oIsMap && mIsMap {
-			if sub := deletions(om, mm); len(sub) > 0 {
-				out[k] = sub
-			}
-		}
-	}
-	return out
-}
-
-// mergeInto adds src's fields to dst, recursing where both have a map.
-func mergeInto(dst, src map[string]any) {
-	for k, v := range src {
-		dm, dIsMap := dst[k].(map[string]any)
-		sm, sIsMap := v.(map[string]any)
-		if dIsMap && sIsMap {
-			mergeInto(dm, sm)
-			continue
-		}
-		if _, ok := dst[k]; !ok {
-			dst[k] = v
-		}
-	}
 }

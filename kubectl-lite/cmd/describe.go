@@ -1,6 +1,7 @@
 package cmd
 
 import (
+	"cmp"
 	"context"
 	"fmt"
 	"io"
@@ -45,25 +46,42 @@ func (w describeWriter) line(level int, format string, args ...any) {
 	fmt.Fprintf(w.tw, strings.Repeat("  ", level)+format+"\n", args...)
 }
 
-// pairs prints a map one "k<sep>v" per line, the first after key.
+// pairs prints a map one "k<sep>v" per line, sorted, the first after key.
 func (w describeWriter) pairs(level int, key string, m map[string]string, sep string) {
 	if len(m) == 0 {
 		w.line(level, "%s:\t<none>", key)
-		return
 	}
-	for i, k := range slices.Sorted(maps.Keys(m)) {
-		label := key + ":"
-		if i > 0 {
-			label = ""
-		}
+	label := key + ":"
+	for _, k := range slices.Sorted(maps.Keys(m)) {
 		w.line(level, "%s\t%s%s%s", label, k, sep, m[k])
+		label = ""
+	}
+}
+
+func (w describeWriter) meta(m api.ObjectMeta) {
+	w.pairs(0, "Labels", m.Labels, "=")
+	w.pairs(0, "Annotations", m.Annotations, ": ")
+}
+
+// controllerOf is the owner reference that is the object's controller.
+func controllerOf(m api.ObjectMeta) *api.OwnerReference {
+	for i, ref := range m.OwnerReferences {
+		if ref.Controller != nil && *ref.Controller {
+			return &m.OwnerReferences[i]
+		}
+	}
+	return nil
+}
+
+func (w describeWriter) controlledBy(m api.ObjectMeta) {
+	if ref := controllerOf(m); ref != nil {
+		w.line(0, "Controlled By:\t%s/%s", ref.Kind, ref.Name)
 	}
 }
 
 // describe prints one object. The kinds of the spine (pods, replicasets)
 // get kubectl's layout; the rest get their metadata and their YAML.
 func describe(ctx context.Context, cli *client.Client, out io.Writer, t target) error {
-	info := t.info
 	obj, err := t.d.Get(ctx, t.name, client.GetOptions{})
 	if err != nil {
 		return err
@@ -71,22 +89,30 @@ func describe(ctx context.Context, cli *client.Client, out io.Writer, t target) 
 	w := describeWriter{tabwriter.NewWriter(out, 0, 8, 2, ' ', 0)}
 	m := obj.GetObjectMeta()
 	w.line(0, "Name:\t%s", m.Name)
-	if info.Namespaced {
+	if t.info.Namespaced {
 		w.line(0, "Namespace:\t%s", m.Namespace)
 	}
 	switch o := obj.(type) {
 	case *api.Pod:
 		describePod(w, o)
 	case *api.ReplicaSet:
-		if err := describeReplicaSet(ctx, cli, w, o); err != nil {
-			return err
-		}
+		err = describeReplicaSet(ctx, cli, w, o)
 	default:
-		w.pairs(0, "Labels", m.Labels, "=")
-		w.pairs(0, "Annotations", m.Annotations, ": ")
-		describeRest(w, obj)
+		w.meta(*m)
+		rest, _ := toMap(obj) // what is not metadata, as YAML
+		delete(rest, "metadata")
+		delete(rest, "apiVersion")
+		delete(rest, "kind")
+		if data, _ := yaml.Marshal(rest); len(rest) > 0 {
+			for _, l := range strings.Split(strings.TrimRight(string(data), "\n"), "\n") {
+				w.line(0, "%s", strings.ReplaceAll(l, "\t", " ")) // YAML's tabs are no cells
+			}
+		}
 	}
-	if err := describeEvents(ctx, cli, w, obj, info); err != nil {
+	if err == nil {
+		err = describeEvents(ctx, cli, w, obj, t.info)
+	}
+	if err != nil {
 		return err
 	}
 	return w.tw.Flush()
@@ -101,23 +127,21 @@ func describePod(w describeWriter, p *api.Pod) {
 	if p.Status.StartTime != nil {
 		w.line(0, "Start Time:\t%s", p.Status.StartTime.Format(time.RFC1123Z))
 	}
-	w.pairs(0, "Labels", p.Labels, "=")
-	w.pairs(0, "Annotations", p.Annotations, ": ")
+	w.meta(p.ObjectMeta)
 	w.line(0, "Status:\t%s", podPhase(p))
 	w.line(0, "IP:\t%s", p.Status.PodIP)
-	describeControlledBy(w, p.OwnerReferences)
+	w.controlledBy(p.ObjectMeta)
 	w.line(0, "Containers:")
-	statuses := map[string]api.ContainerStatus{}
-	for _, cs := range p.Status.ContainerStatuses {
-		statuses[cs.Name] = cs
-	}
 	for _, c := range p.Spec.Containers {
+		var cs api.ContainerStatus // a container without a status yet is Waiting
+		for _, s := range p.Status.ContainerStatuses {
+			if s.Name == c.Name {
+				cs = s
+			}
+		}
 		w.line(1, "%s:", c.Name)
 		w.line(2, "Image:\t%s", c.Image)
-		cs, ok := statuses[c.Name]
 		switch st := cs.State; {
-		case !ok:
-			w.line(2, "State:\tWaiting")
 		case st.Running != nil:
 			w.line(2, "State:\tRunning")
 			w.line(3, "Started:\t%s", st.Running.StartedAt.Format(time.RFC1123Z))
@@ -146,25 +170,23 @@ func describePod(w describeWriter, p *api.Pod) {
 // describeReplicaSet shows the selector relation: how many of the pods the
 // selector matches and the ReplicaSet controls are in each phase.
 func describeReplicaSet(ctx context.Context, cli *client.Client, w describeWriter, rs *api.ReplicaSet) error {
-	w.line(0, "Selector:\t%s", api.FormatLabelSelector(rs.Spec.Selector))
-	w.pairs(0, "Labels", rs.Labels, "=")
-	w.pairs(0, "Annotations", rs.Annotations, ": ")
-	describeControlledBy(w, rs.OwnerReferences)
+	selector := api.FormatLabelSelector(rs.Spec.Selector)
+	w.line(0, "Selector:\t%s", selector)
+	w.meta(rs.ObjectMeta)
+	w.controlledBy(rs.ObjectMeta)
 	desired := int32(1)
 	if rs.Spec.Replicas != nil {
 		desired = *rs.Spec.Replicas
 	}
 	w.line(0, "Replicas:\t%d current / %d desired", rs.Status.Replicas, desired)
-	pods, _, err := client.For[*api.Pod](cli).Namespace(rs.Namespace).ListAll(ctx, client.ListOptions{LabelSelector: api.FormatLabelSelector(rs.Spec.Selector)})
+	pods, _, err := client.For[*api.Pod](cli).Namespace(rs.Namespace).ListAll(ctx, client.ListOptions{LabelSelector: selector})
 	if err != nil {
 		return err
 	}
 	phases := map[api.PodPhase]int{}
 	for _, p := range pods {
-		for _, ref := range p.OwnerReferences {
-			if ref.UID == rs.UID && ref.Controller != nil && *ref.Controller {
-				phases[p.Status.Phase]++
-			}
+		if ref := controllerOf(p.ObjectMeta); ref != nil && ref.UID == rs.UID {
+			phases[p.Status.Phase]++
 		}
 	}
 	w.line(0, "Pods Status:\t%d Running / %d Waiting / %d Succeeded / %d Failed",
@@ -179,47 +201,15 @@ func describeReplicaSet(ctx context.Context, cli *client.Client, w describeWrite
 	return nil
 }
 
-func describeControlledBy(w describeWriter, refs []api.OwnerReference) {
-	for _, ref := range refs {
-		if ref.Controller != nil && *ref.Controller {
-			w.line(0, "Controlled By:\t%s/%s", ref.Kind, ref.Name)
-		}
-	}
-}
-
-// describeRest prints what is not metadata as YAML, for kinds without a
-// describer of their own.
-func describeRest(w describeWriter, obj api.Object) {
-	m, err := toMap(obj)
-	if err != nil {
-		return
-	}
-	delete(m, "metadata")
-	delete(m, "apiVersion")
-	delete(m, "kind")
-	data, err := yaml.Marshal(m)
-	if err != nil || len(m) == 0 {
-		return
-	}
-	for _, l := range strings.Split(strings.TrimRight(string(data), "\n"), "\n") {
-		// The YAML's own "key: value" must not be split into table cells.
-		w.line(0, "%s", strings.ReplaceAll(l, "\t", " "))
-	}
-}
-
 // describeEvents prints the events whose involvedObject is obj, oldest
 // first, in kubectl's table.
 func describeEvents(ctx context.Context, cli *client.Client, w describeWriter, obj api.Object, info *api.ResourceInfo) error {
 	m := obj.GetObjectMeta()
-	sel := []string{"involvedObject.name=" + m.Name, "involvedObject.uid=" + m.UID}
-	if info.Namespaced {
-		sel = append(sel, "involvedObject.namespace="+m.Namespace)
+	sel, ns := "involvedObject.name="+m.Name+",involvedObject.uid="+m.UID, api.NamespaceDefault
+	if info.Namespaced { // kubectl looks for events of cluster-scoped objects in "default"
+		sel, ns = sel+",involvedObject.namespace="+m.Namespace, m.Namespace
 	}
-	ns := m.Namespace
-	if !info.Namespaced {
-		ns = api.NamespaceDefault // kubectl looks for events of cluster-scoped objects in "default" too
-	}
-	events, _, err := client.For[*api.Event](cli).Namespace(ns).ListAll(ctx, client.ListOptions{FieldSelector: strings.Join(sel, ",")})
+	events, _, err := client.For[*api.Event](cli).Namespace(ns).ListAll(ctx, client.ListOptions{FieldSelector: sel})
 	if err != nil {
 		return err
 	}
@@ -233,14 +223,15 @@ func describeEvents(ctx context.Context, cli *client.Client, w describeWriter, o
 	w.line(1, "----\t------\t----\t----\t-------")
 	now := time.Now()
 	for _, e := range events {
-		from := e.Source.Component
-		if from == "" {
-			from = e.ReportingController
-		}
+		from := cmp.Or(e.Source.Component, e.ReportingController)
 		if e.Source.Host != "" {
 			from += ", " + e.Source.Host
 		}
-		w.line(1, "%s\t%s\t%s\t%s\t%s", e.Type, e.Reason, eventLastSeen(e, now), from, strings.TrimSpace(e.Message))
+		age := api.HumanAge(api.Time{Time: eventTime(e)}, now)
+		if e.Count > 1 && !e.FirstTimestamp.IsZero() {
+			age = fmt.Sprintf("%s (x%d over %s)", age, e.Count, api.HumanAge(e.FirstTimestamp, now))
+		}
+		w.line(1, "%s\t%s\t%s\t%s\t%s", e.Type, e.Reason, age, from, strings.TrimSpace(e.Message))
 	}
 	return nil
 }
@@ -265,13 +256,4 @@ func eventTime(e *api.Event) time.Time {
 		return e.EventTime.Time
 	}
 	return e.CreationTimestamp.Time
-}
-
-// eventLastSeen is "5s", or "5s (x3 over 2m)" for a repeated event.
-func eventLastSeen(e *api.Event, now time.Time) string {
-	last := api.HumanAge(api.Time{Time: eventTime(e)}, now)
-	if e.Count > 1 && !e.FirstTimestamp.IsZero() {
-		return fmt.Sprintf("%s (x%d over %s)", last, e.Count, api.HumanAge(e.FirstTimestamp, now))
-	}
-	return last
 }

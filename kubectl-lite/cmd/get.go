@@ -58,6 +58,10 @@ func newEventsCommand(f *factory) *cobra.Command {
 	return c
 }
 
+// run gets the named objects or, for a TYPE alone, lists them, as a
+// server-rendered Table or as objects (yaml, json, name), then watches with
+// -w. A missing named object is reported and the rest still printed, as
+// kubectl does; a Table of one kind in a row prints as one.
 func (o *getOptions) run(ctx context.Context, f *factory, args []string) error {
 	_, ts, err := f.resolve(args, true)
 	if err != nil {
@@ -67,83 +71,54 @@ func (o *getOptions) run(ctx context.Context, f *factory, args []string) error {
 	if err != nil {
 		return err
 	}
-	if ts[0].name != "" {
-		return o.getNamed(ctx, f, p, ts)
+	list, ns := ts[0].name == "", f.Namespace()
+	if list && o.allNamespaces {
+		ns, ts[0].d = api.NamespaceAll, ts[0].d.Namespace(api.NamespaceAll)
 	}
-	info, ns := ts[0].info, f.Namespace()
-	if o.allNamespaces {
-		ns = api.NamespaceAll
-	}
-	d := ts[0].d.Namespace(ns)
 	opts := client.ListOptions{LabelSelector: o.selector}
-	n := 0
-	if p.table() {
-		include := ""
-		if o.byEventTime {
-			include = "Object" // sorted by the events' own times, which no column carries exactly
-		}
-		t, err := d.ListTable(ctx, opts, include)
-		if err == nil && o.byEventTime {
-			err = sortRowsByEventTime(t.Rows)
-		}
-		if err != nil {
-			return err
-		}
-		if opts.ResourceVersion, n = t.Metadata.ResourceVersion, len(t.Rows); n > 0 {
-			err = p.printTable(t, info.Namespaced, true)
-		}
-	} else {
-		var objs []api.Object
-		if objs, opts.ResourceVersion, err = d.ListAll(ctx, opts); err == nil && (len(objs) > 0 || p.format != "name") {
-			n, err = len(objs), p.printObjects(objs, false)
-		}
-	}
-	switch {
-	case err != nil:
-		return err
-	case n == 0 && p.format != "yaml" && p.format != "json" && !o.watch:
-		if info.Namespaced && ns != "" {
-			fmt.Fprintf(f.streams.ErrOut, "No resources found in %s namespace.\n", ns)
-		} else {
-			fmt.Fprintln(f.streams.ErrOut, "No resources found")
-		}
-	case o.watch:
-		return watchRows(ctx, d, p, opts, n == 0)
-	}
-	return nil
-}
-
-// getNamed reads each named object; a missing one is reported and the rest
-// still printed, as kubectl does. Tables of one kind in a row print as one.
-func (o *getOptions) getNamed(ctx context.Context, f *factory, p *printer, ts []target) error {
-	var objs []api.Object
 	var tables []*client.Table
 	var kinds []*api.ResourceInfo
+	var objs []api.Object
 	var lastErr error
-	rv := ""
+	n := 0 // objects found
 	for _, t := range ts {
+		var tbl *client.Table
+		var items []api.Object
 		var err error
-		if p.table() {
-			var tbl *client.Table
-			if tbl, err = t.d.GetTable(ctx, t.name); err == nil {
-				rv = tbl.Metadata.ResourceVersion
-				if n := len(kinds); n > 0 && kinds[n-1] == t.info {
-					tables[n-1].Rows = append(tables[n-1].Rows, tbl.Rows...)
-				} else {
-					tables, kinds = append(tables, tbl), append(kinds, t.info)
-				}
+		switch {
+		case p.table() && list && o.byEventTime: // sorted by the events' own times, which no column carries exactly
+			if tbl, err = t.d.ListTable(ctx, opts, "Object"); err == nil {
+				err = sortRowsByEventTime(tbl.Rows)
 			}
-		} else {
+		case p.table() && list:
+			tbl, err = t.d.ListTable(ctx, opts, "")
+		case p.table():
+			tbl, err = t.d.GetTable(ctx, t.name)
+		case list:
+			items, opts.ResourceVersion, err = t.d.ListAll(ctx, opts)
+		default:
 			var obj api.Object
 			if obj, err = t.d.Get(ctx, t.name, client.GetOptions{}); err == nil {
-				objs, rv = append(objs, obj), obj.GetObjectMeta().ResourceVersion
+				items, opts.ResourceVersion = []api.Object{obj}, obj.GetObjectMeta().ResourceVersion
 			}
 		}
-		if err != nil {
+		switch {
+		case err != nil && list:
+			return err
+		case err != nil:
 			if lastErr != nil {
 				fmt.Fprintln(f.streams.ErrOut, errorMessage(lastErr))
 			}
 			lastErr = err
+		case tbl != nil:
+			opts.ResourceVersion, n = tbl.Metadata.ResourceVersion, n+len(tbl.Rows)
+			if k := len(kinds); k > 0 && kinds[k-1] == t.info {
+				tables[k-1].Rows = append(tables[k-1].Rows, tbl.Rows...)
+			} else if len(tbl.Rows) > 0 {
+				tables, kinds = append(tables, tbl), append(kinds, t.info)
+			}
+		default:
+			objs, n = append(objs, items...), n+len(items)
 		}
 	}
 	for i, t := range tables {
@@ -151,16 +126,27 @@ func (o *getOptions) getNamed(ctx context.Context, f *factory, p *printer, ts []
 			return err
 		}
 	}
-	if len(objs) > 0 {
-		if err := p.printObjects(objs, len(ts) == 1); err != nil {
+	if len(objs) > 0 || (list && !p.table() && p.format != "name") {
+		if err := p.printObjects(objs, !list && len(ts) == 1); err != nil {
 			return err
 		}
 	}
-	if lastErr != nil || !o.watch {
+	switch {
+	case lastErr != nil:
 		return lastErr
+	case list && n == 0 && p.format != "yaml" && p.format != "json" && !o.watch:
+		if ts[0].info.Namespaced && ns != "" {
+			fmt.Fprintf(f.streams.ErrOut, "No resources found in %s namespace.\n", ns)
+		} else {
+			fmt.Fprintln(f.streams.ErrOut, "No resources found")
+		}
+	case o.watch && list:
+		return watchRows(ctx, ts[0].d, p, opts, n == 0)
+	case o.watch:
+		last := ts[len(ts)-1]
+		return watchRows(ctx, last.d, p, client.ListOptions{FieldSelector: nameSelector(last.name), ResourceVersion: opts.ResourceVersion}, false)
 	}
-	last := ts[len(ts)-1]
-	return watchRows(ctx, last.d, p, client.ListOptions{FieldSelector: nameSelector(last.name), ResourceVersion: rv}, false)
+	return nil
 }
 
 // watchRows prints each watch event (a one-row Table, or the object in

@@ -1,9 +1,11 @@
 package cmd
 
 import (
+	"cmp"
 	"context"
 	"fmt"
 	"io"
+	"slices"
 	"strings"
 	"time"
 
@@ -80,12 +82,11 @@ func (s *spine) run(ctx context.Context, cli *client.Client, d *client.DynamicRe
 	if err != nil {
 		return err
 	}
+	format := "waiting for %s/%s to be created (resourceVersion %s)\n"
 	if len(items) == 1 {
-		s.target = items[0]
-		fmt.Fprintf(s.out, "watching %s/%s from resourceVersion %s\n", strings.ToLower(s.kind), s.name, rv)
-	} else {
-		fmt.Fprintf(s.out, "waiting for %s/%s to be created (resourceVersion %s)\n", strings.ToLower(s.kind), s.name, rv)
+		s.target, format = items[0], "watching %s/%s from resourceVersion %s\n"
 	}
+	fmt.Fprintf(s.out, format, strings.ToLower(s.kind), s.name, rv)
 	watches := make([]api.Watcher, 3)
 	for i, r := range []*client.DynamicResource{d, client.For[*api.Pod](cli).Namespace(ns).Dynamic(), client.For[*api.Event](cli).Namespace(ns).Dynamic()} {
 		opts := client.ListOptions{ResourceVersion: rv}
@@ -193,9 +194,7 @@ func (s *spine) onPod(typ api.EventType, pod *api.Pod) {
 	// A new pod's Pending phase is the apiserver's default, not a report:
 	// only changes after creation are the kubelet's.
 	if prev != nil && (podPhase(prev) != podPhase(pod) || readyCount(prev) != readyCount(pod)) {
-		{
-			s.print(stepStatus, rv, "KL->>A", "%s status %s, ready %d/%d", what, podPhase(pod), readyCount(pod), len(pod.Spec.Containers))
-		}
+		s.print(stepStatus, rv, "KL->>A", "%s status %s, ready %d/%d", what, podPhase(pod), readyCount(pod), len(pod.Spec.Containers))
 	}
 	s.flushEvents(pod.UID)
 }
@@ -208,16 +207,10 @@ func (s *spine) ours(pod *api.Pod) bool {
 	if s.target == nil {
 		return false
 	}
-	for _, ref := range pod.OwnerReferences {
-		if ref.UID == s.target.GetObjectMeta().UID {
-			return true
-		}
-	}
-	return false
+	return slices.ContainsFunc(pod.OwnerReferences, func(ref api.OwnerReference) bool { return ref.UID == s.target.GetObjectMeta().UID })
 }
 
-func readyCount(p *api.Pod) int {
-	n := 0
+func readyCount(p *api.Pod) (n int) {
 	for _, cs := range p.Status.ContainerStatuses {
 		if cs.Ready {
 			n++
@@ -239,10 +232,7 @@ func (s *spine) onEvent(e *api.Event) {
 			return
 		}
 	}
-	from := e.Source.Component
-	if from == "" {
-		from = e.ReportingController
-	}
+	from := cmp.Or(e.Source.Component, e.ReportingController)
 	step, arrow := stepSync, "RS->>A"
 	switch {
 	case strings.Contains(from, "scheduler"):
