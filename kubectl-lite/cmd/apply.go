@@ -41,13 +41,13 @@ func newWriteCommand(f *factory, verb string) *cobra.Command {
 			}
 			failed := false
 			for _, m := range manifests {
-				result, err := write(c.Context(), cli.Dynamic(m.info).Namespace(m.namespace()), m)
+				result, err := write(c.Context(), cli.Dynamic(m.info).Namespace(m.namespace), m)
 				if err != nil {
 					fmt.Fprintln(f.streams.ErrOut, errorMessage(withContext(err, fmt.Sprintf("error when %s %q", doing, m.source))))
 					failed = true
 					continue
 				}
-				fmt.Fprintf(f.streams.Out, "%s %s\n", objectName(m.info, m.name()), result)
+				fmt.Fprintf(f.streams.Out, "%s %s\n", objectName(m.info, m.name), result)
 			}
 			if failed {
 				return reportedError{}
@@ -74,7 +74,7 @@ func createOne(ctx context.Context, d *client.DynamicResource, m *manifest) (str
 // strategic merge patch for built-in kinds; we send a JSON merge patch, in
 // which lists are replaced whole rather than merged by key.
 func applyOne(ctx context.Context, d *client.DynamicResource, m *manifest) (string, error) {
-	md := m.metadata()
+	md := m.metadata
 	annotations, _ := md["annotations"].(map[string]any)
 	delete(annotations, LastAppliedConfigAnnotation)
 	if len(annotations) == 0 {
@@ -94,7 +94,7 @@ func applyOne(ctx context.Context, d *client.DynamicResource, m *manifest) (stri
 	if err != nil {
 		return "", err
 	}
-	live, err := d.Get(ctx, m.name(), client.GetOptions{})
+	live, err := d.Get(ctx, m.name, client.GetOptions{})
 	if api.IsNotFound(err) {
 		_, err = d.Create(ctx, obj, client.CreateOptions{FieldManager: "kubectl-client-side-apply"})
 		return "created", err
@@ -114,7 +114,7 @@ func applyOne(ctx context.Context, d *client.DynamicResource, m *manifest) (stri
 		return "unchanged", nil
 	}
 	data, _ := json.Marshal(patch) // it was decoded from JSON: it encodes
-	_, err = d.Patch(ctx, m.name(), client.MergePatchType, data, client.PatchOptions{FieldManager: "kubectl-client-side-apply"})
+	_, err = d.Patch(ctx, m.name, client.MergePatchType, data, client.PatchOptions{FieldManager: "kubectl-client-side-apply"})
 	return "configured", err
 }
 

@@ -43,7 +43,7 @@ func newDeleteCommand(f *factory) *cobra.Command {
 					ms, err = readManifests(f, files)
 				}
 				for _, m := range ms {
-					ts = append(ts, target{m.info, m.name(), cli.Dynamic(m.info).Namespace(m.namespace())})
+					ts = append(ts, target{m.info, m.name, cli.Dynamic(m.info).Namespace(m.namespace)})
 				}
 			default:
 				_, ts, err = f.resolve(args, false)

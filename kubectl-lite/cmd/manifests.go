@@ -18,28 +18,10 @@ import (
 // manifest is one object read from a file. It stays a JSON map, not a Go
 // struct, so that apply diffs exactly the fields the user wrote.
 type manifest struct {
-	source string // the file, for messages
-	info   *api.ResourceInfo
-	obj    map[string]any
-}
-
-func (m *manifest) metadata() map[string]any {
-	md, _ := m.obj["metadata"].(map[string]any)
-	if md == nil {
-		md = map[string]any{}
-		m.obj["metadata"] = md
-	}
-	return md
-}
-
-func (m *manifest) name() string {
-	s, _ := m.metadata()["name"].(string)
-	return s
-}
-
-func (m *manifest) namespace() string {
-	s, _ := m.metadata()["namespace"].(string)
-	return s
+	source          string // the file, for messages
+	info            *api.ResourceInfo
+	obj, metadata   map[string]any // metadata is obj["metadata"]
+	name, namespace string
 }
 
 // typed decodes the manifest into its Go type. A field the type does not
@@ -135,8 +117,8 @@ func decodeDocument(doc []byte, source, defaultNS string) ([]*manifest, error) {
 		}
 		return out, nil
 	}
-	group, _, _ := strings.Cut(apiVersion, "/")
-	if !strings.Contains(apiVersion, "/") {
+	group, _, isGrouped := strings.Cut(apiVersion, "/")
+	if !isGrouped {
 		group = ""
 	}
 	info, ok := api.Builtin().ForKind(group, kind)
@@ -144,11 +126,17 @@ func decodeDocument(doc []byte, source, defaultNS string) ([]*manifest, error) {
 		return nil, fmt.Errorf("resource mapping not found for %q: no matches for kind %q in version %q", source, kind, apiVersion)
 	}
 	m := &manifest{source: source, info: info, obj: obj}
-	if m.name() == "" {
+	if m.metadata, _ = obj["metadata"].(map[string]any); m.metadata == nil {
+		m.metadata = map[string]any{}
+		obj["metadata"] = m.metadata
+	}
+	m.name, _ = m.metadata["name"].(string)
+	m.namespace, _ = m.metadata["namespace"].(string)
+	if m.name == "" {
 		return nil, fmt.Errorf("error validating %q: metadata.name is required", source)
 	}
-	if info.Namespaced && m.namespace() == "" {
-		m.metadata()["namespace"] = defaultNS
+	if info.Namespaced && m.namespace == "" {
+		m.namespace, m.metadata["namespace"] = defaultNS, defaultNS
 	}
 	return []*manifest{m}, nil
 }

@@ -109,14 +109,12 @@ func (p *printer) printObjects(objs []api.Object, single bool) error {
 	if err != nil {
 		return err
 	}
-	if p.format == "yaml" {
-		if data, err = yaml.JSONToYAML(data); err != nil {
-			return err
-		}
-		_, err = p.out.Write(data)
-		return err
+	if data = append(data, '\n'); p.format == "yaml" {
+		data, err = yaml.JSONToYAML(data)
 	}
-	_, err = fmt.Fprintf(p.out, "%s\n", data)
+	if err == nil {
+		_, err = p.out.Write(data)
+	}
 	return err
 }
 
