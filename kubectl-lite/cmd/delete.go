@@ -5,7 +5,6 @@ import (
 	"encoding/json"
 	"fmt"
 	"slices"
-	"time"
 
 	"github.com/spf13/cobra"
 
@@ -18,7 +17,6 @@ func newDeleteCommand(f *factory) *cobra.Command {
 		files   []string
 		cascade string
 		wait    bool
-		timeout time.Duration
 	)
 	c := &cobra.Command{
 		Use:   "delete (TYPE NAME... | TYPE/NAME... | -f FILE)",
@@ -37,13 +35,10 @@ func newDeleteCommand(f *factory) *cobra.Command {
 			case len(files) > 0 && len(args) > 0:
 				return usageErrorf("cannot specify both -f and resource names")
 			case len(files) > 0:
-				var cli *client.Client
 				var ms []*manifest
-				if cli, err = f.Client(); err == nil {
-					ms, err = readManifests(f, files)
-				}
+				ms, err = readManifests(f, files)
 				for _, m := range ms {
-					ts = append(ts, target{m.info, m.name, cli.Dynamic(m.info).Namespace(m.namespace)})
+					ts = append(ts, m.target)
 				}
 			default:
 				_, ts, err = f.resolve(args, false)
@@ -51,8 +46,7 @@ func newDeleteCommand(f *factory) *cobra.Command {
 			if err != nil {
 				return err
 			}
-			ctx, cancel := withTimeout(c.Context(), timeout)
-			defer cancel()
+			ctx := c.Context()
 			// Like kubectl, go on after a failure and exit 1 at the end.
 			failed := false
 			var deleted []target
@@ -82,7 +76,6 @@ func newDeleteCommand(f *factory) *cobra.Command {
 	c.Flags().StringSliceVarP(&files, "filename", "f", nil, "delete the objects in these files")
 	c.Flags().StringVar(&cascade, "cascade", "background", "background, foreground or orphan: what happens to dependents")
 	c.Flags().BoolVar(&wait, "wait", true, "wait until the objects are gone (finalizers done)")
-	c.Flags().DurationVar(&timeout, "timeout", 0, "give up waiting after this long (0 = no limit)")
 	return c
 }
 

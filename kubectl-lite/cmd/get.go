@@ -68,6 +68,9 @@ func (o *getOptions) run(ctx context.Context, f *factory, args []string) error {
 		return err
 	}
 	p, err := newPrinter(f.streams.Out, o.output, o.allNamespaces, o.showLabels)
+	if err == nil && o.watch && !p.table() {
+		err = usageErrorf("-w prints table rows: it does not go with -o %s", o.output)
+	}
 	if err != nil {
 		return err
 	}
@@ -149,43 +152,22 @@ func (o *getOptions) run(ctx context.Context, f *factory, args []string) error {
 	return nil
 }
 
-// watchRows prints each watch event (a one-row Table, or the object in
-// yaml, json or name) until ctx ends or the server closes the stream.
-// kubectl re-lists and re-watches on expiry; we stop.
+// watchRows prints each watch event, a one-row Table, until ctx ends or the
+// server closes the stream. kubectl re-lists and re-watches on expiry; we stop.
 func watchRows(ctx context.Context, d *client.DynamicResource, p *printer, opts client.ListOptions, header bool) error {
-	if p.table() {
-		events, err := d.WatchTable(ctx, opts)
-		if err != nil {
-			return err
-		}
-		for ev := range events {
-			if ev.Err != nil {
-				return ev.Err
-			}
-			if ev.Table != nil {
-				if err := p.printTable(ev.Table, d.Info().Namespaced, header); err != nil {
-					return err
-				}
-				header = false
-			}
-		}
-		return nil
-	}
-	w, err := d.Watch(ctx, opts)
+	events, err := d.WatchTable(ctx, opts)
 	if err != nil {
 		return err
 	}
-	defer w.Stop()
-	for ev := range w.ResultChan() {
-		if st, ok := ev.Object.(*api.Status); ok && ev.Type == api.Error {
-			return &api.StatusError{ErrStatus: *st}
-		} else if ev.Type == api.Error {
-			return fmt.Errorf("watch error: %v", ev.Object)
+	for ev := range events {
+		if ev.Err != nil {
+			return ev.Err
 		}
-		if ev.Type != api.Bookmark {
-			if err := p.printObjects([]api.Object{ev.Object}, false); err != nil {
+		if ev.Table != nil {
+			if err := p.printTable(ev.Table, d.Info().Namespaced, header); err != nil {
 				return err
 			}
+			header = false
 		}
 	}
 	return nil

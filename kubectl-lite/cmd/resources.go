@@ -5,7 +5,6 @@ import (
 	"fmt"
 	"slices"
 	"strings"
-	"time"
 
 	"kubeloop/api"
 	"kubeloop/client"
@@ -106,14 +105,6 @@ func objectName(info *api.ResourceInfo, name string) string {
 
 // nameSelector is the field selector for one object, used to watch it.
 func nameSelector(name string) string { return "metadata.name=" + name }
-
-// withTimeout bounds ctx by timeout when it is set (--timeout).
-func withTimeout(ctx context.Context, timeout time.Duration) (context.Context, context.CancelFunc) {
-	if timeout > 0 {
-		return context.WithTimeout(ctx, timeout)
-	}
-	return context.WithCancel(ctx)
-}
 
 // waitForChange reads the object, calls done with it (nil once it is gone)
 // and, until done says so, blocks for the next change, watching from the

@@ -5,7 +5,6 @@ import (
 	"errors"
 	"fmt"
 	"io"
-	"os"
 	"strings"
 
 	"github.com/spf13/cobra"
@@ -22,37 +21,34 @@ type IOStreams struct {
 
 // usageError marks a mistake in the command line (not in the cluster): Run
 // prints the usage hint and exits 2, as kubectl does; other errors exit 1.
-type usageError struct{ msg string }
+// reportedError is one whose messages were already printed.
+type (
+	usageError    struct{ msg string }
+	reportedError struct{}
+)
 
 func (e *usageError) Error() string { return e.msg }
-
-func usageErrorf(format string, args ...any) error {
-	return &usageError{msg: fmt.Sprintf(format, args...)}
-}
-
-// reportedError is an error whose messages were already printed; Run only
-// sets the exit code.
-type reportedError struct{}
-
 func (reportedError) Error() string { return "errors were reported" }
+
+func usageErrorf(format string, args ...any) error { return &usageError{fmt.Sprintf(format, args...)} }
 
 // factory holds the global flags and turns them into a client, like
 // kubectl's cmdutil.Factory without the RESTMapper (every kind is in
 // api.Builtin()).
 type factory struct {
-	kubeconfig, context, namespace, as string
-	asGroups                           []string
-	streams                            IOStreams
+	kubeconfig, namespace, as string
+	asGroups                  []string
+	streams                   IOStreams
 }
 
-// Client builds a client from --kubeconfig/$KUBECONFIG, --context and the
-// impersonation flags.
+// Client builds a client from --kubeconfig/$KUBECONFIG (its current context)
+// and the impersonation flags.
 func (f *factory) Client() (*client.Client, error) {
 	kc, err := client.LoadKubeconfig(f.kubeconfig)
-	if err != nil {
-		return nil, err
+	var cfg *client.Config
+	if err == nil {
+		cfg, err = kc.ClientConfig("")
 	}
-	cfg, err := kc.ClientConfig(f.context)
 	if err != nil {
 		return nil, err
 	}
@@ -69,7 +65,7 @@ func (f *factory) Namespace() string {
 		return f.namespace
 	}
 	if kc, err := client.LoadKubeconfig(f.kubeconfig); err == nil {
-		return kc.Namespace(f.context)
+		return kc.Namespace("")
 	}
 	return api.NamespaceDefault
 }
@@ -88,10 +84,9 @@ func NewRootCommand(streams IOStreams) *cobra.Command {
 	root.SetIn(streams.In)
 	root.SetOut(streams.Out)
 	root.SetErr(streams.ErrOut)
-	root.SetFlagErrorFunc(func(_ *cobra.Command, err error) error { return &usageError{msg: err.Error()} })
+	root.SetFlagErrorFunc(func(_ *cobra.Command, err error) error { return &usageError{err.Error()} })
 	pf := root.PersistentFlags()
 	pf.StringVar(&f.kubeconfig, "kubeconfig", "", "path to the kubeconfig file (default $KUBECONFIG or ~/.kube/config)")
-	pf.StringVar(&f.context, "context", "", "the kubeconfig context to use")
 	pf.StringVarP(&f.namespace, "namespace", "n", "", "the namespace for this request")
 	pf.StringVar(&f.as, "as", "", "the user to impersonate for this request")
 	pf.StringSliceVar(&f.asGroups, "as-group", nil, "a group to impersonate (repeatable; needs --as)")
@@ -136,15 +131,12 @@ func errorMessage(err error) string {
 		msg := fmt.Sprintf("The %s %q is invalid", st.Details.Kind, st.Details.Name)
 		var causes []string
 		for _, c := range st.Details.Causes {
-			causes = append(causes, fmt.Sprintf("%s: %s", c.Field, c.Message))
+			causes = append(causes, c.Field+": "+c.Message)
 		}
-		switch len(causes) {
-		case 0:
-			return msg
-		case 1:
-			return msg + ": " + causes[0]
+		if len(causes) > 1 {
+			return msg + ": \n* " + strings.Join(causes, "\n* ")
 		}
-		return msg + ": \n* " + strings.Join(causes, "\n* ")
+		return strings.Join(append([]string{msg}, causes...), ": ")
 	}
 	if st.Reason == api.StatusReasonUnknown {
 		return "Error from server: " + st.Message
@@ -176,12 +168,4 @@ func exactArgs(n int, what string) cobra.PositionalArgs {
 		}
 		return usageErrorf("%s", what)
 	}
-}
-
-// readInput opens "-" as stdin and anything else as a file.
-func (f *factory) readInput(name string) ([]byte, error) {
-	if name == "-" {
-		return io.ReadAll(f.streams.In)
-	}
-	return os.ReadFile(name)
 }

@@ -3,6 +3,7 @@
 package cmd
 
 import (
+	"context"
 	"net/url"
 	"time"
 
@@ -45,4 +46,12 @@ func newTraceCommand(f *factory) *cobra.Command {
 	}
 	c.Flags().DurationVar(&timeout, "timeout", 0, "stop after this long (0 = until interrupted)")
 	return c
+}
+
+// withTimeout bounds ctx by timeout when it is set (--timeout).
+func withTimeout(ctx context.Context, timeout time.Duration) (context.Context, context.CancelFunc) {
+	if timeout > 0 {
+		return context.WithTimeout(ctx, timeout)
+	}
+	return context.WithCancel(ctx)
 }
