@@ -140,13 +140,13 @@ func (s *spine) onTarget(ev api.WatchEvent) {
 		s.print(stepStore, rv, "A->>E", "stored in etcd at resourceVersion %s", rv)
 		s.print(stepWatch, rv, "A-->>RS", "watch %s %s: a hint to re-read, not an instruction", ev.Type, what)
 	}
-	if rs, ok := ev.Object.(*api.ReplicaSet); ok {
-		if old, _ := prev.(*api.ReplicaSet); old == nil || old.Status.Replicas != rs.Status.Replicas ||
-			old.Status.ReadyReplicas != rs.Status.ReadyReplicas || old.Status.ObservedGeneration != rs.Status.ObservedGeneration {
-			if rs.Status.ObservedGeneration > 0 {
-				s.print(stepSync, rv, "RS->>A", "status replicas=%d ready=%d observedGeneration=%d",
-					rs.Status.Replicas, rs.Status.ReadyReplicas, rs.Status.ObservedGeneration)
-			}
+	if rs, ok := ev.Object.(*api.ReplicaSet); ok && rs.Status.ObservedGeneration > 0 {
+		st, old := rs.Status, &api.ReplicaSetStatus{}
+		if prevRS, ok := prev.(*api.ReplicaSet); ok {
+			old = &prevRS.Status
+		}
+		if old.Replicas != st.Replicas || old.ReadyReplicas != st.ReadyReplicas || old.ObservedGeneration != st.ObservedGeneration {
+			s.print(stepSync, rv, "RS->>A", "status replicas=%d ready=%d observedGeneration=%d", st.Replicas, st.ReadyReplicas, st.ObservedGeneration)
 		}
 	}
 	// A pod target's binding and status are reported by onPod, from the pod
