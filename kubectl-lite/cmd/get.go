@@ -74,7 +74,7 @@ func (o *getOptions) run(ctx context.Context, f *factory, args []string) error {
 	if err != nil {
 		return err
 	}
-	list, ns := ts[0].name == "", f.Namespace()
+	list, ns := ts[0].name == "", f.namespace
 	if list && o.allNamespaces {
 		ns, ts[0].d = api.NamespaceAll, ts[0].d.Namespace(api.NamespaceAll)
 	}

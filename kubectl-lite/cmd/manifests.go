@@ -84,7 +84,7 @@ func readManifests(f *factory, paths []string) ([]*manifest, error) {
 			return nil, fmt.Errorf("the path %q does not exist", file)
 		}
 		for _, doc := range documentSeparator.Split(string(data), -1) { // JSON is YAML too
-			ms, err := decodeDocument([]byte(doc), source, f.Namespace())
+			ms, err := decodeDocument([]byte(doc), source, f.namespace)
 			if err != nil {
 				return nil, err
 			}

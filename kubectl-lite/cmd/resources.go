@@ -72,7 +72,7 @@ func (f *factory) resolve(args []string, allowNoName bool) (*client.Client, []ta
 		return nil, nil, err
 	}
 	for i := range ts {
-		ts[i].d = cli.Dynamic(ts[i].info).Namespace(f.Namespace())
+		ts[i].d = cli.Dynamic(ts[i].info).Namespace(f.namespace)
 	}
 	return cli, ts, nil
 }
@@ -126,7 +126,7 @@ func waitForChange(ctx context.Context, d *client.DynamicResource, name string, 
 		select {
 		case <-ctx.Done():
 			w.Stop()
-			return fmt.Errorf("timed out waiting for %s %q: %w", d.Info().Resource, name, ctx.Err())
+			return fmt.Errorf("stopped waiting for %s %q: %w", d.Info().Resource, name, ctx.Err())
 		case <-w.ResultChan(): // any event, or the stream's end: read again
 		}
 		w.Stop()

@@ -1,6 +1,7 @@
 package cmd
 
 import (
+	"cmp"
 	"context"
 	"errors"
 	"fmt"
@@ -42,7 +43,8 @@ type factory struct {
 }
 
 // Client builds a client from --kubeconfig/$KUBECONFIG (its current context)
-// and the impersonation flags.
+// and the impersonation flags; -n defaults to the context's namespace (or
+// "default"). Every command calls it before it reads namespace.
 func (f *factory) Client() (*client.Client, error) {
 	kc, err := client.LoadKubeconfig(f.kubeconfig)
 	var cfg *client.Config
@@ -52,22 +54,12 @@ func (f *factory) Client() (*client.Client, error) {
 	if err != nil {
 		return nil, err
 	}
+	f.namespace = cmp.Or(f.namespace, kc.Namespace(""))
 	if f.as != "" {
 		cfg.Impersonate = client.ImpersonationConfig{UserName: f.as, Groups: f.asGroups}
 	}
 	cfg.UserAgent = "kubectl-lite"
 	return client.NewForConfig(cfg)
-}
-
-// Namespace is -n, else the context's namespace, else "default".
-func (f *factory) Namespace() string {
-	if f.namespace != "" {
-		return f.namespace
-	}
-	if kc, err := client.LoadKubeconfig(f.kubeconfig); err == nil {
-		return kc.Namespace("")
-	}
-	return api.NamespaceDefault
 }
 
 // NewRootCommand builds the command tree.

@@ -44,7 +44,7 @@ func newWatchSpineCommand(f *factory) *cobra.Command {
 			}
 			s := &spine{out: f.streams.Out, kind: t.info.Kind, name: t.name,
 				pods: map[string]*api.Pod{}, pendingEvents: map[string][]*api.Event{}}
-			return s.run(c.Context(), cli, t.d, f.Namespace())
+			return s.run(c.Context(), cli, t.d, f.namespace)
 		},
 	}
 }

@@ -31,7 +31,7 @@ func newTraceCommand(f *factory) *cobra.Command {
 			defer cancel()
 			q := url.Values{"kind": {t.info.Kind}, "resource": {t.info.Resource}, "name": {t.name}}
 			if t.info.Namespaced {
-				q.Set("namespace", f.Namespace())
+				q.Set("namespace", f.namespace)
 			}
 			body, err := cli.Stream(ctx, "/debug/trace", q)
 			if err != nil {
