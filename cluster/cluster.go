@@ -39,9 +39,19 @@ type Options struct {
 	// Components to run next to the apiserver. See components.go.
 	Components Components
 	// AuthorizationModes and AdmissionPlugins are the apiserver's
-	// (apiserver.Config.AuthorizationModes, EnableAdmissionPlugins).
+	// (apiserver.Config.AuthorizationModes, EnableAdmissionPlugins). Nil
+	// means kubeadm's choice: DefaultAuthorizationModes (Node,RBAC) and
+	// DefaultAdmissionPlugins (NodeRestriction); []string{"AlwaysAllow"}
+	// lets anyone do anything, an empty non-nil AdmissionPlugins enables
+	// none.
 	AuthorizationModes []string
 	AdmissionPlugins   []string
+	// UseServiceAccountCredentials says the controller manager runs each
+	// controller with its own ServiceAccount (kube-controller-manager's
+	// --use-service-account-credentials). Without it (the default) Start
+	// grants system:kube-controller-manager the controller roles; see
+	// reconcileControllerManagerGrants.
+	UseServiceAccountCredentials bool
 	// InsecureHTTP serves plain HTTP instead of HTTPS, on a loopback
 	// address only; the admin then authenticates with a bearer token made
 	// up at start. For debugging with curl; nothing needs it.
@@ -155,7 +165,7 @@ func (c *Cluster) startAPIServer(opts Options) error {
 		addr = "127.0.0.1:0"
 	}
 	cfg := apiserver.Config{Etcd: c.Etcd, Logger: c.log,
-		AuthorizationModes: opts.AuthorizationModes, EnableAdmissionPlugins: opts.AdmissionPlugins}
+		AuthorizationModes: opts.authorizationModes(), EnableAdmissionPlugins: opts.admissionPlugins()}
 	cfg.Authentication.TokenAuthFile = opts.TokenAuthFile
 	if opts.InsecureHTTP {
 		c.Config, err = insecureAdmin(&cfg)
@@ -196,7 +206,15 @@ func (c *Cluster) startAPIServer(opts Options) error {
 		return err
 	}
 	c.Client = cli
-	return c.waitReadyz(30 * time.Second)
+	if err := c.waitReadyz(30 * time.Second); err != nil {
+		return err
+	}
+	if err := c.writeComponentKubeconfigs(filepath.Join(dir, "pki")); err != nil {
+		return err
+	}
+	ctx, cancelGrants := context.WithTimeout(context.Background(), 30*time.Second)
+	defer cancelGrants()
+	return c.reconcileControllerManagerGrants(ctx)
 }
 
 // secureAdmin loads (or creates, on first start) the CA, the serving
@@ -355,6 +373,11 @@ func (c *Cluster) ComponentConfig(component, name string, groups ...string) (*cl
 	}
 	return cfg.ForComponent(component), nil
 }
+
+// UseServiceAccountCredentials reports Options.UseServiceAccountCredentials:
+// whether the controller manager is to run each controller as its own
+// ServiceAccount.
+func (c *Cluster) UseServiceAccountCredentials() bool { return c.opts.UseServiceAccountCredentials }
 
 // NewComponentClient is a client from ComponentConfig.
 func (c *Cluster) NewComponentClient(component, name string, groups ...string) (*client.Client, error) {

@@ -114,8 +114,26 @@ func TestTokenAuthFileAuthenticatesItsTokens(t *testing.T) {
 	c := startCluster(t, Options{TokenAuthFile: file})
 	cl, err := client.NewForConfig(&client.Config{Host: c.URL, TLS: client.TLSConfig{CAData: c.CA.CertPEM}, BearerToken: "s3cret"})
 	require.NoError(t, err)
-	_, err = client.For[*api.ConfigMap](cl).Namespace("default").List(testCtx(t), client.ListOptions{})
+	me, err := whoami(t, cl)
 	require.NoError(t, err)
+	assert.Equal(t, "alice", me.Status.UserInfo.Username)
+	assert.Equal(t, []string{"dev", "system:authenticated"}, me.Status.UserInfo.Groups)
+	// Authenticated is not authorized: under the default Node,RBAC she
+	// may list configmaps once a role says so.
+	cms := client.For[*api.ConfigMap](cl).Namespace("default")
+	_, err = cms.List(testCtx(t), client.ListOptions{})
+	require.Error(t, err)
+	assert.Equal(t, `configmaps is forbidden: User "alice" cannot list resource "configmaps" in API group "" in the namespace "default"`, err.Error())
+	_, err = client.For[*api.RoleBinding](c.Client).Namespace("default").Create(testCtx(t), &api.RoleBinding{
+		ObjectMeta: api.ObjectMeta{Name: "dev-view"},
+		RoleRef:    api.RoleRef{APIGroup: api.RBACGroupName, Kind: "ClusterRole", Name: "system:aggregate-to-view"},
+		Subjects:   []api.Subject{{Kind: api.GroupKind, APIGroup: api.RBACGroupName, Name: "dev"}},
+	}, client.CreateOptions{})
+	require.NoError(t, err)
+	require.Eventually(t, func() bool {
+		_, err := cms.List(testCtx(t), client.ListOptions{})
+		return err == nil
+	}, 10*time.Second, 20*time.Millisecond, "the RoleBinding lets her group read configmaps")
 }
 
 func TestRestartKeepsTheCAAndTheAdminCertificate(t *testing.T) {

@@ -17,6 +17,7 @@ import (
 	"github.com/prometheus/client_golang/prometheus"
 	"github.com/prometheus/client_golang/prometheus/promhttp"
 
+	"kubeloop/apiserver/authorization/bootstrappolicy"
 	"kubeloop/client"
 	"kubeloop/client/leaderelection"
 	"kubeloop/client/record"
@@ -113,6 +114,16 @@ type ManagerOptions struct {
 	// Known overrides the table of controllers (tests); nil means
 	// KnownControllers().
 	Known map[string]InitFunc
+
+	// UseServiceAccountCredentials runs each controller with the token of
+	// its own ServiceAccount in kube-system (kube-controller-manager's
+	// --use-service-account-credentials), so that it holds only its
+	// system:controller:<name> role. The shared informers still read with
+	// Config, the controller manager's own identity, as in Kubernetes.
+	UseServiceAccountCredentials bool
+	// ServiceAccounts maps controller names to their accounts; nil means
+	// bootstrappolicy.ControllerAccounts().
+	ServiceAccounts map[string]string
 }
 
 // Manager runs controllers.
@@ -149,6 +160,9 @@ func NewManager(opts ManagerOptions) (*Manager, error) {
 	}
 	if opts.Known == nil {
 		opts.Known = KnownControllers()
+	}
+	if opts.ServiceAccounts == nil {
+		opts.ServiceAccounts = bootstrappolicy.ControllerAccounts()
 	}
 	if opts.ComponentConfig == nil {
 		cfg := DefaultComponentConfig()
@@ -306,11 +320,15 @@ func (m *Manager) runControllers(ctx context.Context) error {
 	var runners []Runner
 	var recorders []*record.Recorder
 	for _, name := range names {
+		cl, err := m.controllerClient(ctx, c, name)
+		if err != nil {
+			return fmt.Errorf("controller %s: %w", name, err)
+		}
 		// Each controller reports Events under its own name, as in
 		// Kubernetes (`kubectl describe rs` says "From replicaset-controller").
-		recorder := record.NewRecorder(c, name+"-controller", "")
+		recorder := record.NewRecorder(cl, name+"-controller", "")
 		recorders = append(recorders, recorder)
-		cc := Context{Client: c, Informers: factory, Recorder: recorder, Metrics: m.metrics, ComponentConfig: *m.opts.ComponentConfig}
+		cc := Context{Client: cl, Informers: factory, Recorder: recorder, Metrics: m.metrics, ComponentConfig: *m.opts.ComponentConfig}
 		if len(cc.ComponentConfig.RootCA) == 0 {
 			cc.ComponentConfig.RootCA = m.clientCA()
 		}
@@ -344,6 +362,27 @@ func (m *Manager) runControllers(ctx context.Context) error {
 	wg.Wait()
 	factory.Shutdown()
 	return nil
+}
+
+// controllerClient is the client controller name writes with: the
+// manager's own, or, with UseServiceAccountCredentials, one that
+// authenticates as the controller's ServiceAccount.
+func (m *Manager) controllerClient(ctx context.Context, root *client.Client, name string) (*client.Client, error) {
+	if !m.opts.UseServiceAccountCredentials {
+		return root, nil
+	}
+	account, ok := m.opts.ServiceAccounts[name]
+	if !ok {
+		return nil, fmt.Errorf("no service account for controller %q", name)
+	}
+	b := serviceAccountClients{root: root, base: m.opts.Config, now: time.Now}
+	cfg, err := b.Config(ctx, account, "controller-manager/"+account)
+	if err != nil {
+		return nil, err
+	}
+	m.log.Info("controller uses its service account", "controller", name,
+		"user", "system:serviceaccount:"+ServiceAccountNamespace+":"+account)
+	return client.NewForConfig(cfg)
 }
 
 // clientCA is the CA the manager's client trusts (inline or from a file);

@@ -99,7 +99,7 @@ func Node(name string, index int, template kubelet.Options) cluster.Component {
 		opts.PodCIDR = fmt.Sprintf("10.%d.%d.0/24", 244+index/256, index%256)
 	}
 	return cluster.Component{Name: KubeletComponentName(name), Run: func(ctx context.Context, c *cluster.Cluster) error {
-		cl, err := c.NewComponentClient(KubeletComponentName(name), "system:node:"+name, user.NodesGroup)
+		cl, err := c.NewComponentClient(KubeletComponentName(name), cluster.NodeUser(name), user.NodesGroup)
 		if err != nil {
 			return err
 		}
@@ -153,7 +153,8 @@ func controllerManager(selection []string, known map[string]controllers.InitFunc
 		if err != nil {
 			return err
 		}
-		m, err := controllers.NewManager(controllers.ManagerOptions{Config: cmCfg, Controllers: selection, Known: known, ComponentConfig: cfg})
+		m, err := controllers.NewManager(controllers.ManagerOptions{Config: cmCfg, Controllers: selection, Known: known, ComponentConfig: cfg,
+			UseServiceAccountCredentials: c.UseServiceAccountCredentials()})
 		if err != nil {
 			return err
 		}

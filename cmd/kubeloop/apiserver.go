@@ -33,10 +33,10 @@ func addServingFlags(f *pflag.FlagSet, s *servingFlags) {
 	f.StringSliceVar(&s.etcdEndpoints, "etcd-endpoints", nil, "an external etcd cluster (comma-separated URLs); empty runs an embedded etcd")
 	f.BoolVar(&s.insecureHTTP, "insecure-http", false, "serve plain HTTP instead of HTTPS (loopback addresses only; the admin gets a bearer token)")
 	f.StringVar(&s.tokenAuthFile, "token-auth-file", "", "a static token file: CSV lines token,user,uid,\"group1,group2\" (as kube-apiserver's)")
-	f.StringSliceVar(&s.authorizationModes, "authorization-mode", []string{apiserver.ModeAlwaysAllow},
-		`authorizers in order: "Node,RBAC" for role-based access (the bootstrap policy is reconciled at start), or AlwaysAllow`)
-	f.StringSliceVar(&s.admissionPlugins, "enable-admission-plugins", nil,
-		`optional admission plugins: ServiceAccount (pods need their service account), NodeRestriction (kubelets write only their own objects)`)
+	f.StringSliceVar(&s.authorizationModes, "authorization-mode", cluster.DefaultAuthorizationModes,
+		`authorizers in order: Node,RBAC (kubeadm's; the bootstrap policy is reconciled at start), or AlwaysAllow (anyone may do anything)`)
+	f.StringSliceVar(&s.admissionPlugins, "enable-admission-plugins", cluster.DefaultAdmissionPlugins,
+		`optional admission plugins: NodeRestriction (kubelets write only their own objects), ServiceAccount (pods need their service account); "" for none`)
 }
 
 // options turns the flags into cluster options (an absolute data dir, so
@@ -46,10 +46,15 @@ func (s servingFlags) options() (cluster.Options, error) {
 	if err != nil {
 		return cluster.Options{}, err
 	}
+	plugins := s.admissionPlugins
+	if plugins == nil {
+		// --enable-admission-plugins="": none, not the default.
+		plugins = []string{}
+	}
 	return cluster.Options{
 		DataDir: dir, Listen: s.listen, EtcdEndpoints: s.etcdEndpoints,
 		InsecureHTTP: s.insecureHTTP, TokenAuthFile: s.tokenAuthFile,
-		AuthorizationModes: s.authorizationModes, AdmissionPlugins: s.admissionPlugins,
+		AuthorizationModes: s.authorizationModes, AdmissionPlugins: plugins,
 	}, nil
 }
 

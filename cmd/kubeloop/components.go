@@ -4,7 +4,6 @@ import (
 	"fmt"
 	"log/slog"
 	"net"
-	"os"
 	"path/filepath"
 
 	"github.com/spf13/cobra"
@@ -35,28 +34,43 @@ func addComponentConfigFlags(f *pflag.FlagSet, cfg *controllers.ComponentConfig)
 		"how many terminated pods may exist before pod GC deletes the oldest (0 or less: never)")
 }
 
+// addServiceAccountCredentialsFlag registers kube-controller-manager's
+// --use-service-account-credentials, shared by `kubeloop up` and
+// `kubeloop controller-manager`.
+func addServiceAccountCredentialsFlag(f *pflag.FlagSet, on *bool) {
+	f.BoolVar(on, "use-service-account-credentials", false,
+		"run each controller with its own ServiceAccount in kube-system (a token from the TokenRequest API), holding only its system:controller:<name> role")
+}
+
 // componentCommands are the one-component-per-process commands. Each
-// reads a kubeconfig (--kubeconfig, else $KUBECONFIG, else
-// .kubeloop/kubeconfig as written by `kubeloop up` or `kubeloop apiserver`).
+// authenticates as its own component: --kubeconfig, else the component's
+// kubeconfig in --data-dir, which `kubeloop up` and `kubeloop apiserver`
+// write (controller-manager.kubeconfig, scheduler.kubeconfig) and `kubeloop
+// kubelet` writes for its node (kubelet-<node>.kubeconfig). Like
+// Kubernetes' components they do not read $KUBECONFIG: that is the
+// admin's, and a component that fell back on it would hold every right.
 func componentCommands() []*cobra.Command {
 	return []*cobra.Command{controllerManagerCommand(), schedulerCommand(), kubeletCommand()}
 }
 
-// loadConfig finds the kubeconfig a component command uses: --kubeconfig,
-// else $KUBECONFIG, else .kubeloop/kubeconfig (what `kubeloop up` and
-// `kubeloop apiserver` write with the default --data-dir). Unlike kubectl
-// it does not fall back to ~/.kube/config: a component pointed at a real
-// cluster by accident would start reconciling it.
-func loadConfig(path string) (*client.Config, error) {
-	if path == "" && os.Getenv(client.RecommendedConfigPathEnvVar) != "" {
-		cfg, err := client.ConfigFromKubeconfig("", "")
-		if err != nil {
-			return nil, fmt.Errorf("kubeconfig from $%s: %w", client.RecommendedConfigPathEnvVar, err)
-		}
-		return cfg, nil
-	}
+// componentFlags are the flags that say where a component's kubeconfig is.
+type componentFlags struct {
+	kubeconfig string
+	dataDir    string
+}
+
+func addComponentFlags(f *pflag.FlagSet, c *componentFlags, file string) {
+	f.StringVar(&c.kubeconfig, "kubeconfig", "", "kubeconfig of the apiserver (default <data-dir>/"+file+")")
+	f.StringVar(&c.dataDir, "data-dir", ".kubeloop", "the data dir of `kubeloop apiserver` or `kubeloop up`, where the component's kubeconfig is")
+}
+
+// load reads --kubeconfig, else <data-dir>/file. Unlike kubectl it does
+// not fall back to ~/.kube/config: a component pointed at a real cluster
+// by accident would start reconciling it.
+func (c componentFlags) load(file string) (*client.Config, error) {
+	path := c.kubeconfig
 	if path == "" {
-		path = filepath.Join(".kubeloop", "kubeconfig")
+		path = filepath.Join(c.dataDir, file)
 	}
 	cfg, err := client.ConfigFromKubeconfig(path, "")
 	if err != nil {
@@ -67,7 +81,7 @@ func loadConfig(path string) (*client.Config, error) {
 
 func controllerManagerCommand() *cobra.Command {
 	var (
-		kubeconfig  string
+		where       componentFlags
 		selection   []string
 		leaderElect bool
 		metrics     string
@@ -79,7 +93,7 @@ func controllerManagerCommand() *cobra.Command {
 		Short: "Run the controller manager against an apiserver",
 		Args:  cobra.NoArgs,
 		RunE: func(cmd *cobra.Command, _ []string) error {
-			cfg, err := loadConfig(kubeconfig)
+			cfg, err := where.load(cluster.ControllerManagerKubeconfig)
 			if err != nil {
 				return err
 			}
@@ -101,7 +115,8 @@ func controllerManagerCommand() *cobra.Command {
 			return m.Run(cmd.Context())
 		},
 	}
-	cmd.Flags().StringVar(&kubeconfig, "kubeconfig", "", "kubeconfig of the apiserver (default $KUBECONFIG, else .kubeloop/kubeconfig)")
+	addComponentFlags(cmd.Flags(), &where, cluster.ControllerManagerKubeconfig)
+	addServiceAccountCredentialsFlag(cmd.Flags(), &lease.UseServiceAccountCredentials)
 	cmd.Flags().StringSliceVar(&selection, "controllers", []string{"*"}, `controllers to run: "*" for all, "name" to add, "-name" to remove (e.g. "*,-labeler")`)
 	addComponentConfigFlags(cmd.Flags(), &config)
 	cmd.Flags().BoolVar(&leaderElect, "leader-elect", false, "hold the kube-system/kube-controller-manager Lease; only the leader runs controllers")

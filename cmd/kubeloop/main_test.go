@@ -9,6 +9,7 @@ import (
 	"os"
 	"os/exec"
 	"path/filepath"
+	"regexp"
 	"runtime"
 	"strings"
 	"sync"
@@ -222,10 +223,13 @@ func TestComponentsRunAsSeparateProcesses(t *testing.T) {
 	apiserver.waitReady(t)
 	kubeconfig := filepath.Join(dataDir, "kubeconfig")
 
-	cm := start(t, "kubeloop controller-manager", "controller-manager",
-		"--kubeconfig", kubeconfig, "--controllers", "replicaset", "--metrics-listen", "")
-	sched := start(t, "kubeloop scheduler", "scheduler", "--kubeconfig", kubeconfig)
-	node := start(t, "kubeloop kubelet", "kubelet", "--kubeconfig", kubeconfig, "--node-name", "solo")
+	// No --kubeconfig: each component finds its own in the data dir and
+	// authenticates as itself; the replicaset controller as its
+	// ServiceAccount.
+	cm := start(t, "kubeloop controller-manager", "controller-manager", "--data-dir", dataDir,
+		"--use-service-account-credentials", "--controllers", "replicaset", "--metrics-listen", "")
+	sched := start(t, "kubeloop scheduler", "scheduler", "--data-dir", dataDir)
+	node := start(t, "kubeloop kubelet", "kubelet", "--data-dir", dataDir, "--node-name", "solo")
 
 	cl := kubeloopClient(t, kubeconfig)
 	ctx := context.Background()
@@ -254,6 +258,18 @@ func TestComponentsRunAsSeparateProcesses(t *testing.T) {
 		}
 		return true
 	}, deadline, tick, "controller manager, scheduler and kubelet, each in its own process, run the ReplicaSet's pods")
+	// The apiserver's write log names who wrote what.
+	for _, who := range []string{
+		`verb=create resource=pods key=default/web-\S+ rv=\d+ code=201 user=system:serviceaccount:kube-system:replicaset-controller`,
+		`verb=create/binding resource=pods key=default/web-\S+ rv=\S* code=201 user=system:kube-scheduler`,
+		`verb=update/status resource=pods key=default/web-\S+ rv=\d+ code=200 user=system:node:solo`,
+		`verb=create resource=nodes key=solo rv=\d+ code=201 user=system:node:solo`,
+	} {
+		require.Regexp(t, who, apiserver.log())
+	}
+	require.NotRegexp(t, `user=kubernetes-admin\s`+"|"+`resource=pods key=default/web-\S+ rv=\d+ code=201 user=system:kube-controller-manager`,
+		strings.Join(regexp.MustCompile(`msg=write .*resource=pods.*`).FindAllString(apiserver.log(), -1), "\n"),
+		"no component wrote pods as the admin or as the controller manager itself")
 
 	require.Equal(t, 0, node.terminate(t))
 	require.Equal(t, 0, sched.terminate(t))

@@ -5,13 +5,14 @@ import (
 
 	"kubeloop/client"
 	"kubeloop/client/leaderelection"
+	"kubeloop/cluster"
 	"kubeloop/kubelet"
 	"kubeloop/scheduler"
 )
 
 func schedulerCommand() *cobra.Command {
 	var (
-		kubeconfig  string
+		where       componentFlags
 		leaderElect bool
 		lease       scheduler.LeaderElectionConfig
 	)
@@ -20,7 +21,7 @@ func schedulerCommand() *cobra.Command {
 		Short: "Run the scheduler against an apiserver",
 		Args:  cobra.NoArgs,
 		RunE: func(cmd *cobra.Command, _ []string) error {
-			cfg, err := loadConfig(kubeconfig)
+			cfg, err := where.load(cluster.SchedulerKubeconfig)
 			if err != nil {
 				return err
 			}
@@ -35,7 +36,7 @@ func schedulerCommand() *cobra.Command {
 		},
 	}
 	f := cmd.Flags()
-	f.StringVar(&kubeconfig, "kubeconfig", "", "kubeconfig of the apiserver (default $KUBECONFIG, else .kubeloop/kubeconfig)")
+	addComponentFlags(f, &where, cluster.SchedulerKubeconfig)
 	f.BoolVar(&leaderElect, "leader-elect", false, "hold the kube-system/kube-scheduler Lease; only the leader schedules")
 	f.DurationVar(&lease.LeaseDuration, "leader-elect-lease-duration", leaderelection.DefaultLeaseDuration, "how long a lease lasts after its last renewal")
 	f.DurationVar(&lease.RenewDeadline, "leader-elect-renew-deadline", leaderelection.DefaultRenewDeadline, "how long the leader keeps trying to renew before it gives up")
@@ -47,15 +48,22 @@ func schedulerCommand() *cobra.Command {
 
 func kubeletCommand() *cobra.Command {
 	var (
-		kubeconfig string
-		opts       kubelet.Options
+		where componentFlags
+		opts  kubelet.Options
 	)
 	cmd := &cobra.Command{
 		Use:   "kubelet",
 		Short: "Run one simulated node against an apiserver",
 		Args:  cobra.NoArgs,
 		RunE: func(cmd *cobra.Command, _ []string) error {
-			cfg, err := loadConfig(kubeconfig)
+			if where.kubeconfig == "" {
+				// Without TLS bootstrapping, the node's certificate comes
+				// from the data dir's CA (see cluster.WriteKubeletKubeconfig).
+				if _, err := cluster.WriteKubeletKubeconfig(where.dataDir, opts.NodeName); err != nil {
+					return err
+				}
+			}
+			cfg, err := where.load(cluster.KubeletKubeconfig(opts.NodeName))
 			if err != nil {
 				return err
 			}
@@ -71,7 +79,7 @@ func kubeletCommand() *cobra.Command {
 		},
 	}
 	f := cmd.Flags()
-	f.StringVar(&kubeconfig, "kubeconfig", "", "kubeconfig of the apiserver (default $KUBECONFIG, else .kubeloop/kubeconfig)")
+	addComponentFlags(f, &where, "kubelet-<node-name>.kubeconfig, written from the data dir's CA")
 	f.StringVar(&opts.NodeName, "node-name", "", "the node's name (required)")
 	f.StringVar(&opts.CPU, "cpu", "4", "the node's cpu capacity")
 	f.StringVar(&opts.Memory, "memory", "8Gi", "the node's memory capacity")

@@ -19,8 +19,10 @@ func TestSchedulerStandbyTakesOverWhenTheLeaderIsKilled(t *testing.T) {
 	apiserver := start(t, "kubeloop apiserver", "apiserver", "--data-dir", dataDir, "--listen", freeAddr(t))
 	apiserver.waitReady(t)
 	kubeconfig := filepath.Join(dataDir, "kubeconfig")
-	node := start(t, "kubeloop kubelet", "kubelet", "--kubeconfig", kubeconfig, "--node-name", "solo")
-	electing := []string{"scheduler", "--kubeconfig", kubeconfig, "--leader-elect",
+	// Each as itself (the kubeconfigs in the data dir): the scheduler's
+	// role lets it hold only the kube-scheduler Lease.
+	node := start(t, "kubeloop kubelet", "kubelet", "--data-dir", dataDir, "--node-name", "solo")
+	electing := []string{"scheduler", "--data-dir", dataDir, "--leader-elect",
 		"--leader-elect-lease-duration=2s", "--leader-elect-renew-deadline=1500ms", "--leader-elect-retry-period=200ms"}
 	one := start(t, "kubeloop scheduler (1)", electing...)
 	two := start(t, "kubeloop scheduler (2)", electing...)

@@ -17,6 +17,8 @@ type upFlags struct {
 	nodes       int
 	controllers []string
 	config      controllers.ComponentConfig
+	// useServiceAccountCredentials is kube-controller-manager's flag.
+	useServiceAccountCredentials bool
 }
 
 func upCommand() *cobra.Command {
@@ -33,6 +35,7 @@ func upCommand() *cobra.Command {
 	cmd.Flags().IntVar(&f.nodes, "nodes", 3, "how many simulated nodes to run")
 	cmd.Flags().StringSliceVar(&f.controllers, "controllers", []string{"*"}, `controllers to run: "*" for all, "name" to add one, "-name" to remove one (e.g. "*,-labeler")`)
 	addComponentConfigFlags(cmd.Flags(), &f.config)
+	addServiceAccountCredentialsFlag(cmd.Flags(), &f.useServiceAccountCredentials)
 	return cmd
 }
 
@@ -41,6 +44,7 @@ func runUp(ctx context.Context, f upFlags) error {
 	if err != nil {
 		return err
 	}
+	opts.UseServiceAccountCredentials = f.useServiceAccountCredentials
 	if opts.Components, err = allComponents(f.nodes, f.controllers, f.config); err != nil {
 		return err
 	}

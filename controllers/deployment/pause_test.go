@@ -2,6 +2,7 @@ package deployment_test
 
 import (
 	"context"
+	"slices"
 	"sync"
 	"testing"
 
@@ -151,9 +152,14 @@ func TestScalingMidRolloutIsProportional(t *testing.T) {
 		assert.Equal(t, "20", rs.Annotations[deployment.DesiredReplicasAnnotation], name)
 		assert.Equal(t, "25", rs.Annotations[deployment.MaxReplicasAnnotation], name)
 	}
-	msgs := eventMessages(t, ns, "web")
-	assert.Contains(t, msgs, "ScalingReplicaSet: Scaled up replica set "+v1.Name+" to 15 from 8")
-	assert.Contains(t, msgs, "ScalingReplicaSet: Scaled up replica set "+v2.Name+" to 10 from 5")
+	// The recorder writes events after the scaling it reports: wait for
+	// them rather than read them once.
+	var msgs []string
+	require.Eventually(t, func() bool {
+		msgs = eventMessages(t, ns, "web")
+		return slices.Contains(msgs, "ScalingReplicaSet: Scaled up replica set "+v1.Name+" to 15 from 8") &&
+			slices.Contains(msgs, "ScalingReplicaSet: Scaled up replica set "+v2.Name+" to 10 from 5")
+	}, waitFor, tick, "both scalings are reported: %v", msgs)
 }
 
 // scaleDeployment sets spec.replicas through the scale subresource.

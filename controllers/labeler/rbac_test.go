@@ -12,7 +12,6 @@ import (
 	"github.com/stretchr/testify/require"
 
 	"kubeloop/api"
-	"kubeloop/apiserver"
 	"kubeloop/client"
 	"kubeloop/cluster"
 	"kubeloop/cluster/clustertest"
@@ -37,16 +36,14 @@ func (f *forbiddenCounter) RoundTrip(r *http.Request) (*http.Response, error) {
 	return resp, err
 }
 
-// The labeler under RBAC, as its own user (a client certificate from the
-// cluster's CA): without a role it is refused (403 on its list, no writes,
+// The labeler under the cluster's default authorizer (Node,RBAC, as
+// kubeadm's), as its own user (a client certificate from the cluster's
+// CA): without a role it is refused (403 on its list, no writes,
 // nothing labelled, and it keeps running); with the tutorial's ClusterRole
 // — get, list, watch and update on configmaps, and nothing else — it
 // labels, and still may not do anything more.
 func TestLabelerNeedsExactlyTheTutorialsRBAC(t *testing.T) {
-	rbacCluster, err := cluster.Start(context.Background(), cluster.Options{
-		Logger:             slog.New(slog.DiscardHandler),
-		AuthorizationModes: []string{apiserver.ModeNode, apiserver.ModeRBAC},
-	})
+	rbacCluster, err := cluster.Start(context.Background(), cluster.Options{Logger: slog.New(slog.DiscardHandler)})
 	require.NoError(t, err)
 	t.Cleanup(rbacCluster.Stop)
 	ctx := clustertest.Context(t)

@@ -31,13 +31,17 @@ func newWriteCommand(f *factory, verb string) *cobra.Command {
 		Short: short,
 		Args:  exactArgs(0, verb+" takes no arguments, only -f"),
 		RunE: func(c *cobra.Command, _ []string) error {
+			cli, err := f.Client()
+			if err != nil {
+				return err
+			}
 			manifests, err := readManifests(f, files)
 			if err != nil {
 				return err
 			}
 			failed := false
 			for _, m := range manifests {
-				result, err := write(c.Context(), m)
+				result, err := write(c.Context(), cli.Dynamic(m.info).Namespace(m.namespace), m)
 				if err != nil {
 					fmt.Fprintln(f.streams.ErrOut, errorMessage(withContext(err, fmt.Sprintf("error when %s %q", doing, m.source))))
 					failed = true
@@ -55,10 +59,10 @@ func newWriteCommand(f *factory, verb string) *cobra.Command {
 	return c
 }
 
-func createOne(ctx context.Context, m *manifest) (string, error) {
+func createOne(ctx context.Context, d *client.DynamicResource, m *manifest) (string, error) {
 	obj, err := m.typed()
 	if err == nil {
-		_, err = m.d.Create(ctx, obj, client.CreateOptions{FieldManager: "kubectl-create"})
+		_, err = d.Create(ctx, obj, client.CreateOptions{FieldManager: "kubectl-create"})
 	}
 	return "created", err
 }
@@ -69,7 +73,7 @@ func createOne(ctx context.Context, m *manifest) (string, error) {
 // manifest, the last-applied manifest and the live object. kubectl sends a
 // strategic merge patch for built-in kinds; we send a JSON merge patch, in
 // which lists are replaced whole rather than merged by key.
-func applyOne(ctx context.Context, m *manifest) (string, error) {
+func applyOne(ctx context.Context, d *client.DynamicResource, m *manifest) (string, error) {
 	md := m.metadata
 	annotations, _ := md["annotations"].(map[string]any)
 	delete(annotations, LastAppliedConfigAnnotation)
@@ -90,9 +94,9 @@ func applyOne(ctx context.Context, m *manifest) (string, error) {
 	if err != nil {
 		return "", err
 	}
-	live, err := m.d.Get(ctx, m.name, client.GetOptions{})
+	live, err := d.Get(ctx, m.name, client.GetOptions{})
 	if api.IsNotFound(err) {
-		_, err = m.d.Create(ctx, obj, client.CreateOptions{FieldManager: "kubectl-client-side-apply"})
+		_, err = d.Create(ctx, obj, client.CreateOptions{FieldManager: "kubectl-client-side-apply"})
 		return "created", err
 	}
 	var current, original map[string]any
@@ -110,7 +114,7 @@ func applyOne(ctx context.Context, m *manifest) (string, error) {
 		return "unchanged", nil
 	}
 	data, _ := json.Marshal(patch) // it was decoded from JSON: it encodes
-	_, err = m.d.Patch(ctx, m.name, client.MergePatchType, data, client.PatchOptions{FieldManager: "kubectl-client-side-apply"})
+	_, err = d.Patch(ctx, m.name, client.MergePatchType, data, client.PatchOptions{FieldManager: "kubectl-client-side-apply"})
 	return "configured", err
 }
 

@@ -5,6 +5,7 @@ import (
 	"encoding/json"
 	"fmt"
 	"slices"
+	"time"
 
 	"github.com/spf13/cobra"
 
@@ -17,6 +18,7 @@ func newDeleteCommand(f *factory) *cobra.Command {
 		files   []string
 		cascade string
 		wait    bool
+		timeout time.Duration
 	)
 	c := &cobra.Command{
 		Use:   "delete (TYPE NAME... | TYPE/NAME... | -f FILE)",
@@ -35,10 +37,13 @@ func newDeleteCommand(f *factory) *cobra.Command {
 			case len(files) > 0 && len(args) > 0:
 				return usageErrorf("cannot specify both -f and resource names")
 			case len(files) > 0:
+				var cli *client.Client
 				var ms []*manifest
-				ms, err = readManifests(f, files)
+				if cli, err = f.Client(); err == nil {
+					ms, err = readManifests(f, files)
+				}
 				for _, m := range ms {
-					ts = append(ts, m.target)
+					ts = append(ts, target{m.info, m.name, cli.Dynamic(m.info).Namespace(m.namespace)})
 				}
 			default:
 				_, ts, err = f.resolve(args, false)
@@ -46,7 +51,8 @@ func newDeleteCommand(f *factory) *cobra.Command {
 			if err != nil {
 				return err
 			}
-			ctx := c.Context()
+			ctx, cancel := withTimeout(c.Context(), timeout)
+			defer cancel()
 			// Like kubectl, go on after a failure and exit 1 at the end.
 			failed := false
 			var deleted []target
@@ -76,6 +82,7 @@ func newDeleteCommand(f *factory) *cobra.Command {
 	c.Flags().StringSliceVarP(&files, "filename", "f", nil, "delete the objects in these files")
 	c.Flags().StringVar(&cascade, "cascade", "background", "background, foreground or orphan: what happens to dependents")
 	c.Flags().BoolVar(&wait, "wait", true, "wait until the objects are gone (finalizers done)")
+	c.Flags().DurationVar(&timeout, "timeout", 0, "give up waiting after this long (0 = no limit)")
 	return c
 }
 

@@ -68,13 +68,10 @@ func (o *getOptions) run(ctx context.Context, f *factory, args []string) error {
 		return err
 	}
 	p, err := newPrinter(f.streams.Out, o.output, o.allNamespaces, o.showLabels)
-	if err == nil && o.watch && !p.table() {
-		err = usageErrorf("-w prints table rows: it does not go with -o %s", o.output)
-	}
 	if err != nil {
 		return err
 	}
-	list, ns := ts[0].name == "", f.namespace
+	list, ns := ts[0].name == "", f.Namespace()
 	if list && o.allNamespaces {
 		ns, ts[0].d = api.NamespaceAll, ts[0].d.Namespace(api.NamespaceAll)
 	}
@@ -152,22 +149,43 @@ func (o *getOptions) run(ctx context.Context, f *factory, args []string) error {
 	return nil
 }
 
-// watchRows prints each watch event, a one-row Table, until ctx ends or the
-// server closes the stream. kubectl re-lists and re-watches on expiry; we stop.
+// watchRows prints each watch event (a one-row Table, or the object in
+// yaml, json or name) until ctx ends or the server closes the stream.
+// kubectl re-lists and re-watches on expiry; we stop.
 func watchRows(ctx context.Context, d *client.DynamicResource, p *printer, opts client.ListOptions, header bool) error {
-	events, err := d.WatchTable(ctx, opts)
+	if p.table() {
+		events, err := d.WatchTable(ctx, opts)
+		if err != nil {
+			return err
+		}
+		for ev := range events {
+			if ev.Err != nil {
+				return ev.Err
+			}
+			if ev.Table != nil {
+				if err := p.printTable(ev.Table, d.Info().Namespaced, header); err != nil {
+					return err
+				}
+				header = false
+			}
+		}
+		return nil
+	}
+	w, err := d.Watch(ctx, opts)
 	if err != nil {
 		return err
 	}
-	for ev := range events {
-		if ev.Err != nil {
-			return ev.Err
+	defer w.Stop()
+	for ev := range w.ResultChan() {
+		if st, ok := ev.Object.(*api.Status); ok && ev.Type == api.Error {
+			return &api.StatusError{ErrStatus: *st}
+		} else if ev.Type == api.Error {
+			return fmt.Errorf("watch error: %v", ev.Object)
 		}
-		if ev.Table != nil {
-			if err := p.printTable(ev.Table, d.Info().Namespaced, header); err != nil {
+		if ev.Type != api.Bookmark {
+			if err := p.printObjects([]api.Object{ev.Object}, false); err != nil {
 				return err
 			}
-			header = false
 		}
 	}
 	return nil

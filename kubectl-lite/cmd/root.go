@@ -1,11 +1,11 @@
 package cmd
 
 import (
-	"cmp"
 	"context"
 	"errors"
 	"fmt"
 	"io"
+	"os"
 	"strings"
 
 	"github.com/spf13/cobra"
@@ -22,44 +22,56 @@ type IOStreams struct {
 
 // usageError marks a mistake in the command line (not in the cluster): Run
 // prints the usage hint and exits 2, as kubectl does; other errors exit 1.
-// reportedError is one whose messages were already printed.
-type (
-	usageError    struct{ msg string }
-	reportedError struct{}
-)
+type usageError struct{ msg string }
 
 func (e *usageError) Error() string { return e.msg }
-func (reportedError) Error() string { return "errors were reported" }
 
-func usageErrorf(format string, args ...any) error { return &usageError{fmt.Sprintf(format, args...)} }
+func usageErrorf(format string, args ...any) error {
+	return &usageError{msg: fmt.Sprintf(format, args...)}
+}
+
+// reportedError is an error whose messages were already printed; Run only
+// sets the exit code.
+type reportedError struct{}
+
+func (reportedError) Error() string { return "errors were reported" }
 
 // factory holds the global flags and turns them into a client, like
 // kubectl's cmdutil.Factory without the RESTMapper (every kind is in
 // api.Builtin()).
 type factory struct {
-	kubeconfig, namespace, as string
-	asGroups                  []string
-	streams                   IOStreams
+	kubeconfig, context, namespace, as string
+	asGroups                           []string
+	streams                            IOStreams
 }
 
-// Client builds a client from --kubeconfig/$KUBECONFIG (its current context)
-// and the impersonation flags; -n defaults to the context's namespace (or
-// "default"). Every command calls it before it reads namespace.
+// Client builds a client from --kubeconfig/$KUBECONFIG, --context and the
+// impersonation flags.
 func (f *factory) Client() (*client.Client, error) {
 	kc, err := client.LoadKubeconfig(f.kubeconfig)
-	var cfg *client.Config
-	if err == nil {
-		cfg, err = kc.ClientConfig("")
-	}
 	if err != nil {
 		return nil, err
 	}
-	f.namespace = cmp.Or(f.namespace, kc.Namespace(""))
+	cfg, err := kc.ClientConfig(f.context)
+	if err != nil {
+		return nil, err
+	}
 	if f.as != "" {
 		cfg.Impersonate = client.ImpersonationConfig{UserName: f.as, Groups: f.asGroups}
 	}
 	cfg.UserAgent = "kubectl-lite"
 	return client.NewForConfig(cfg)
+}
+
+// Namespace is -n, else the context's namespace, else "default".
+func (f *factory) Namespace() string {
+	if f.namespace != "" {
+		return f.namespace
+	}
+	if kc, err := client.LoadKubeconfig(f.kubeconfig); err == nil {
+		return kc.Namespace(f.context)
+	}
+	return api.NamespaceDefault
 }
 
 // NewRootCommand builds the command tree.
@@ -76,9 +88,10 @@ func NewRootCommand(streams IOStreams) *cobra.Command {
 	root.SetIn(streams.In)
 	root.SetOut(streams.Out)
 	root.SetErr(streams.ErrOut)
-	root.SetFlagErrorFunc(func(_ *cobra.Command, err error) error { return &usageError{err.Error()} })
+	root.SetFlagErrorFunc(func(_ *cobra.Command, err error) error { return &usageError{msg: err.Error()} })
 	pf := root.PersistentFlags()
 	pf.StringVar(&f.kubeconfig, "kubeconfig", "", "path to the kubeconfig file (default $KUBECONFIG or ~/.kube/config)")
+	pf.StringVar(&f.context, "context", "", "the kubeconfig context to use")
 	pf.StringVarP(&f.namespace, "namespace", "n", "", "the namespace for this request")
 	pf.StringVar(&f.as, "as", "", "the user to impersonate for this request")
 	pf.StringSliceVar(&f.asGroups, "as-group", nil, "a group to impersonate (repeatable; needs --as)")
@@ -123,12 +136,15 @@ func errorMessage(err error) string {
 		msg := fmt.Sprintf("The %s %q is invalid", st.Details.Kind, st.Details.Name)
 		var causes []string
 		for _, c := range st.Details.Causes {
-			causes = append(causes, c.Field+": "+c.Message)
+			causes = append(causes, fmt.Sprintf("%s: %s", c.Field, c.Message))
 		}
-		if len(causes) > 1 {
-			return msg + ": \n* " + strings.Join(causes, "\n* ")
+		switch len(causes) {
+		case 0:
+			return msg
+		case 1:
+			return msg + ": " + causes[0]
 		}
-		return strings.Join(append([]string{msg}, causes...), ": ")
+		return msg + ": \n* " + strings.Join(causes, "\n* ")
 	}
 	if st.Reason == api.StatusReasonUnknown {
 		return "Error from server: " + st.Message
@@ -160,4 +176,12 @@ func exactArgs(n int, what string) cobra.PositionalArgs {
 		}
 		return usageErrorf("%s", what)
 	}
+}
+
+// readInput opens "-" as stdin and anything else as a file.
+func (f *factory) readInput(name string) ([]byte, error) {
+	if name == "-" {
+		return io.ReadAll(f.streams.In)
+	}
+	return os.ReadFile(name)
 }

@@ -55,7 +55,7 @@ func ControllerRoles() []api.ClusterRole {
 			rule("list", "watch", "patch", "create", "delete").groups(legacyGroup).resources("pods"))...),
 		c("job-controller", withEvents(
 			rule("get", "list", "watch", "update", "patch").groups(batchGroup).resources("jobs"),
-			rule("update", "patch").groups(batchGroup).resources("jobs/status"),
+			rule("update").groups(batchGroup).resources("jobs/status"),
 			rule("update").groups(batchGroup).resources("jobs/finalizers"),
 			rule("list", "watch", "create", "delete", "patch").groups(legacyGroup).resources("pods"))...),
 		c("generic-garbage-collector", withEvents(
@@ -63,15 +63,15 @@ func ControllerRoles() []api.ClusterRole {
 		c("namespace-controller",
 			rule("get", "list", "watch", "delete").groups(legacyGroup).resources("namespaces"),
 			rule("update").groups(legacyGroup).resources("namespaces/finalize", "namespaces/status"),
-			rule("get", "list", "delete", "deletecollection").groups("*").resources("*")),
+			rule("get", "list", "watch", "delete", "deletecollection").groups("*").resources("*")),
 		c("node-controller", withEvents(
-			rule("get", "list", "update", "delete", "patch").groups(legacyGroup).resources("nodes"),
+			rule("get", "list", "watch", "update", "delete", "patch").groups(legacyGroup).resources("nodes"),
 			rule("patch", "update").groups(legacyGroup).resources("nodes/status"),
 			rule("update", "patch").groups(legacyGroup).resources("pods/status"),
-			rule("list", "delete").groups(legacyGroup).resources("pods"))...),
+			rule("list", "watch", "get", "delete").groups(legacyGroup).resources("pods"))...),
 		c("pod-garbage-collector",
 			rule("list", "watch", "delete").groups(legacyGroup).resources("pods"),
-			rule("get", "list").groups(legacyGroup).resources("nodes"),
+			rule("get", "list", "watch").groups(legacyGroup).resources("nodes"),
 			rule("patch").groups(legacyGroup).resources("pods/status")),
 		c("service-account-controller", withEvents(
 			rule("create").groups(legacyGroup).resources("serviceaccounts"))...),

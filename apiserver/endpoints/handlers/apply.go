@@ -99,7 +99,7 @@ func (scope *RequestScope) applyResource(w http.ResponseWriter, req *http.Reques
 		}
 		code = http.StatusOK
 	}
-	scope.logWrite("apply", code, opts.DryRun, nil, out, err)
+	scope.logWrite(ctx, "apply", code, opts.DryRun, nil, out, err)
 	if err != nil {
 		scope.err(w, req, err)
 		return

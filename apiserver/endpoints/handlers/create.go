@@ -39,13 +39,13 @@ func CreateResource(r rest.Creater, scope *RequestScope) http.HandlerFunc {
 			attrs.Name = m.Name
 		}
 		if err := scope.Admission.Admit(ctx, &attrs); err != nil {
-			scope.logWrite("create", http.StatusCreated, opts.DryRun, obj, nil, err)
+			scope.logWrite(ctx, "create", http.StatusCreated, opts.DryRun, obj, nil, err)
 			scope.err(w, req, err)
 			return
 		}
 		scope.updateManagedFields(nil, obj, manager)
 		out, err := r.Create(ctx, obj, rest.AdmissionToValidateObjectFunc(scope.Admission, attrs), opts)
-		scope.logWrite("create", http.StatusCreated, opts.DryRun, obj, out, err)
+		scope.logWrite(ctx, "create", http.StatusCreated, opts.DryRun, obj, out, err)
 		if err != nil {
 			scope.err(w, req, err)
 			return

@@ -71,7 +71,7 @@ func PatchResource(r rest.Patcher, scope *RequestScope) http.HandlerFunc {
 		p := &patcher{scope: scope, ri: ri, newObj: r.New, directive: directive, patchType: patchType, patch: data,
 			manager: po.manager, admit: rest.AdmissionToTransformFunc(scope.Admission, attrs)}
 		out, err := r.Update(ctx, ri.Name, p, rest.AdmissionToValidateObjectUpdateFunc(scope.Admission, attrs), opts)
-		scope.logWrite("patch", http.StatusOK, opts.DryRun, nil, out, err)
+		scope.logWrite(ctx, "patch", http.StatusOK, opts.DryRun, nil, out, err)
 		if err != nil {
 			scope.err(w, req, err)
 			return

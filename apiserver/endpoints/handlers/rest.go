@@ -9,6 +9,7 @@ import (
 
 	"kubeloop/api"
 	"kubeloop/apiserver/admission"
+	"kubeloop/apiserver/authentication/user"
 	"kubeloop/apiserver/endpoints/handlers/responsewriters"
 	"kubeloop/apiserver/endpoints/metrics"
 	"kubeloop/apiserver/endpoints/request"
@@ -88,7 +89,10 @@ func (scope *RequestScope) verb(verb string) string {
 
 // logWrite is the one log line per write: verb, resource, key, the new
 // resourceVersion and the outcome; a dry run says so.
-func (scope *RequestScope) logWrite(verb string, code int, dryRun []string, in, out api.Object, err error) {
+//
+// It names the user too, as an audit log would (Kubernetes' audit events
+// carry user.username): that is how one tells which identity wrote what.
+func (scope *RequestScope) logWrite(ctx context.Context, verb string, code int, dryRun []string, in, out api.Object, err error) {
 	key := ""
 	if in != nil {
 		key, _ = api.MetaNamespaceKeyFunc(in)
@@ -103,11 +107,15 @@ func (scope *RequestScope) logWrite(verb string, code int, dryRun []string, in, 
 	if err != nil {
 		code = int(responsewriters.ErrorToAPIStatus(err).Code)
 	}
+	who := ""
+	if u, ok := user.From(ctx); ok {
+		who = u.Name
+	}
 	if rest.IsDryRun(dryRun) {
-		scope.Logger.Info("write", "verb", scope.verb(verb), "resource", scope.Resource.GroupResource().String(), "key", key, "code", code, "dryRun", true)
+		scope.Logger.Info("write", "verb", scope.verb(verb), "resource", scope.Resource.GroupResource().String(), "key", key, "code", code, "user", who, "dryRun", true)
 		return
 	}
-	scope.Logger.Info("write", "verb", scope.verb(verb), "resource", scope.Resource.GroupResource().String(), "key", key, "rv", rv, "code", code)
+	scope.Logger.Info("write", "verb", scope.verb(verb), "resource", scope.Resource.GroupResource().String(), "key", key, "rv", rv, "code", code, "user", who)
 }
 
 // checkTypeMeta refuses a body of another kind and fills in a missing

@@ -42,7 +42,7 @@ func UpdateResource(r rest.Updater, scope *RequestScope) http.HandlerFunc {
 				return obj, nil
 			})
 		out, err := r.Update(ctx, ri.Name, objInfo, rest.AdmissionToValidateObjectUpdateFunc(scope.Admission, attrs), opts)
-		scope.logWrite("update", http.StatusOK, opts.DryRun, obj, out, err)
+		scope.logWrite(ctx, "update", http.StatusOK, opts.DryRun, obj, out, err)
 		if err != nil {
 			scope.err(w, req, err)
 			return
