@@ -17,9 +17,7 @@ import (
 const LastAppliedConfigAnnotation = "kubectl.kubernetes.io/last-applied-configuration"
 
 // newWriteCommand is create or apply: each manifest read from -f is
-// created, or applied by applyOne, and reported as "kind/name <result>". A
-// failure is printed and the rest still run, as kubectl does; the command
-// then exits 1.
+// created, or applied by applyOne, and reported as "kind/name <result>".
 func newWriteCommand(f *factory, verb string) *cobra.Command {
 	var files []string
 	write, doing, short := createOne, "creating", "Create objects from files or stdin"
@@ -31,38 +29,28 @@ func newWriteCommand(f *factory, verb string) *cobra.Command {
 		Short: short,
 		Args:  exactArgs(0, verb+" takes no arguments, only -f"),
 		RunE: func(c *cobra.Command, _ []string) error {
-			cli, err := f.Client()
-			if err != nil {
-				return err
-			}
 			manifests, err := readManifests(f, files)
 			if err != nil {
 				return err
 			}
-			failed := false
-			for _, m := range manifests {
-				result, err := write(c.Context(), cli.Dynamic(m.info).Namespace(m.namespace), m)
+			return forEach(f, manifests, func(m *manifest) error {
+				result, err := write(c.Context(), m)
 				if err != nil {
-					fmt.Fprintln(f.streams.ErrOut, errorMessage(withContext(err, fmt.Sprintf("error when %s %q", doing, m.source))))
-					failed = true
-					continue
+					return withContext(err, fmt.Sprintf("error when %s %q", doing, m.source))
 				}
 				fmt.Fprintf(f.streams.Out, "%s %s\n", objectName(m.info, m.name), result)
-			}
-			if failed {
-				return reportedError{}
-			}
-			return nil
+				return nil
+			})
 		},
 	}
 	c.Flags().StringSliceVarP(&files, "filename", "f", nil, "file, directory or - for stdin")
 	return c
 }
 
-func createOne(ctx context.Context, d *client.DynamicResource, m *manifest) (string, error) {
+func createOne(ctx context.Context, m *manifest) (string, error) {
 	obj, err := m.typed()
 	if err == nil {
-		_, err = d.Create(ctx, obj, client.CreateOptions{FieldManager: "kubectl-create"})
+		_, err = m.d.Create(ctx, obj, client.CreateOptions{FieldManager: "kubectl-create"})
 	}
 	return "created", err
 }
@@ -73,7 +61,7 @@ func createOne(ctx context.Context, d *client.DynamicResource, m *manifest) (str
 // manifest, the last-applied manifest and the live object. kubectl sends a
 // strategic merge patch for built-in kinds; we send a JSON merge patch, in
 // which lists are replaced whole rather than merged by key.
-func applyOne(ctx context.Context, d *client.DynamicResource, m *manifest) (string, error) {
+func applyOne(ctx context.Context, m *manifest) (string, error) {
 	md := m.metadata
 	annotations, _ := md["annotations"].(map[string]any)
 	delete(annotations, LastAppliedConfigAnnotation)
@@ -94,9 +82,9 @@ func applyOne(ctx context.Context, d *client.DynamicResource, m *manifest) (stri
 	if err != nil {
 		return "", err
 	}
-	live, err := d.Get(ctx, m.name, client.GetOptions{})
+	live, err := m.d.Get(ctx, m.name, client.GetOptions{})
 	if api.IsNotFound(err) {
-		_, err = d.Create(ctx, obj, client.CreateOptions{FieldManager: "kubectl-client-side-apply"})
+		_, err = m.d.Create(ctx, obj, client.CreateOptions{FieldManager: "kubectl-client-side-apply"})
 		return "created", err
 	}
 	var current, original map[string]any
@@ -114,7 +102,7 @@ func applyOne(ctx context.Context, d *client.DynamicResource, m *manifest) (stri
 		return "unchanged", nil
 	}
 	data, _ := json.Marshal(patch) // it was decoded from JSON: it encodes
-	_, err = d.Patch(ctx, m.name, client.MergePatchType, data, client.PatchOptions{FieldManager: "kubectl-client-side-apply"})
+	_, err = m.d.Patch(ctx, m.name, client.MergePatchType, data, client.PatchOptions{FieldManager: "kubectl-client-side-apply"})
 	return "configured", err
 }
 

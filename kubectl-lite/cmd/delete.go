@@ -4,8 +4,6 @@ import (
 	"cmp"
 	"encoding/json"
 	"fmt"
-	"slices"
-	"time"
 
 	"github.com/spf13/cobra"
 
@@ -18,7 +16,6 @@ func newDeleteCommand(f *factory) *cobra.Command {
 		files   []string
 		cascade string
 		wait    bool
-		timeout time.Duration
 	)
 	c := &cobra.Command{
 		Use:   "delete (TYPE NAME... | TYPE/NAME... | -f FILE)",
@@ -37,13 +34,10 @@ func newDeleteCommand(f *factory) *cobra.Command {
 			case len(files) > 0 && len(args) > 0:
 				return usageErrorf("cannot specify both -f and resource names")
 			case len(files) > 0:
-				var cli *client.Client
 				var ms []*manifest
-				if cli, err = f.Client(); err == nil {
-					ms, err = readManifests(f, files)
-				}
+				ms, err = readManifests(f, files)
 				for _, m := range ms {
-					ts = append(ts, target{m.info, m.name, cli.Dynamic(m.info).Namespace(m.namespace)})
+					ts = append(ts, m.target)
 				}
 			default:
 				_, ts, err = f.resolve(args, false)
@@ -51,38 +45,26 @@ func newDeleteCommand(f *factory) *cobra.Command {
 			if err != nil {
 				return err
 			}
-			ctx, cancel := withTimeout(c.Context(), timeout)
-			defer cancel()
-			// Like kubectl, go on after a failure and exit 1 at the end.
-			failed := false
 			var deleted []target
-			for _, t := range ts {
-				if err := t.d.Delete(ctx, t.name, api.DeleteOptions{PropagationPolicy: &policy}); err != nil {
-					fmt.Fprintln(f.streams.ErrOut, errorMessage(err))
-					failed = true
-					continue
-				}
-				fmt.Fprintf(f.streams.Out, "%s %q deleted\n", qualifiedKind(t.info), t.name)
-				if wait {
+			err = forEach(f, ts, func(t target) error {
+				err := t.d.Delete(c.Context(), t.name, api.DeleteOptions{PropagationPolicy: &policy})
+				if err == nil {
+					fmt.Fprintf(f.streams.Out, "%s %q deleted\n", qualifiedKind(t.info), t.name)
 					deleted = append(deleted, t)
 				}
+				return err
+			})
+			if wait {
+				err = cmp.Or(forEach(f, deleted, func(t target) error {
+					return waitForChange(c.Context(), t.d, t.name, func(obj api.Object) bool { return obj == nil })
+				}), err)
 			}
-			for _, t := range deleted {
-				if err := waitForChange(ctx, t.d, t.name, func(obj api.Object) bool { return obj == nil }); err != nil {
-					fmt.Fprintln(f.streams.ErrOut, errorMessage(err))
-					failed = true
-				}
-			}
-			if failed {
-				return reportedError{}
-			}
-			return nil
+			return err
 		},
 	}
 	c.Flags().StringSliceVarP(&files, "filename", "f", nil, "delete the objects in these files")
 	c.Flags().StringVar(&cascade, "cascade", "background", "background, foreground or orphan: what happens to dependents")
 	c.Flags().BoolVar(&wait, "wait", true, "wait until the objects are gone (finalizers done)")
-	c.Flags().DurationVar(&timeout, "timeout", 0, "give up waiting after this long (0 = no limit)")
 	return c
 }
 
@@ -102,9 +84,7 @@ func newScaleCommand(f *factory) *cobra.Command {
 			if err != nil {
 				return err
 			}
-			if !slices.Contains(t.info.Subresources, "scale") {
-				return fmt.Errorf("no scale subresource for %s", t.info.Resource)
-			}
+			// A kind without the scale subresource is the server's NotFound.
 			patch, _ := json.Marshal(map[string]any{"spec": map[string]any{"replicas": replicas}})
 			if _, err := t.d.Patch(c.Context(), t.name, client.MergePatchType, patch, client.PatchOptions{FieldManager: "kubectl-scale"}, "scale"); err != nil {
 				return err

@@ -23,10 +23,11 @@
 // RESTMapper (every kind is in api.Builtin()); strategic merge patch (apply
 // is client-side with a JSON merge patch, so lists are replaced whole),
 // server-side apply, --prune, --dry-run and diff; unknown manifest fields are
-// rejected on the client, where kubectl lets the server do it; -w stops when
-// the server ends the watch instead of re-listing; -o jsonpath and
-// custom-columns, sorting, --field-selector, delete --grace-period and --all;
-// credentials other than the kubeconfig's (no --server, --token); edit does
-// not reopen the editor on errors; no logs, exec, port-forward, rollout,
-// config, auth or plugins.
+// rejected on the client, where kubectl lets the server do it; -w prints
+// table rows only and stops when the server ends the watch instead of
+// re-listing; -o jsonpath and custom-columns, sorting, --field-selector,
+// --timeout, delete --grace-period and --all; only the kubeconfig's current
+// context and credentials (no --context, --server, --token); edit does not
+// reopen the editor on errors; no logs, exec, port-forward, rollout, config,
+// auth or plugins.
 package cmd

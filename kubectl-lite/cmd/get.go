@@ -68,10 +68,13 @@ func (o *getOptions) run(ctx context.Context, f *factory, args []string) error {
 		return err
 	}
 	p, err := newPrinter(f.streams.Out, o.output, o.allNamespaces, o.showLabels)
+	if err == nil && o.watch && !p.table() {
+		err = usageErrorf("-w prints table rows: it does not go with -o %s", o.output)
+	}
 	if err != nil {
 		return err
 	}
-	list, ns := ts[0].name == "", f.Namespace()
+	list, ns := ts[0].name == "", f.namespace
 	if list && o.allNamespaces {
 		ns, ts[0].d = api.NamespaceAll, ts[0].d.Namespace(api.NamespaceAll)
 	}
@@ -135,11 +138,11 @@ func (o *getOptions) run(ctx context.Context, f *factory, args []string) error {
 	case lastErr != nil:
 		return lastErr
 	case list && n == 0 && p.format != "yaml" && p.format != "json" && !o.watch:
+		msg := "No resources found"
 		if ts[0].info.Namespaced && ns != "" {
-			fmt.Fprintf(f.streams.ErrOut, "No resources found in %s namespace.\n", ns)
-		} else {
-			fmt.Fprintln(f.streams.ErrOut, "No resources found")
+			msg += " in " + ns + " namespace."
 		}
+		fmt.Fprintln(f.streams.ErrOut, msg)
 	case o.watch && list:
 		return watchRows(ctx, ts[0].d, p, opts, n == 0)
 	case o.watch:
@@ -149,43 +152,22 @@ func (o *getOptions) run(ctx context.Context, f *factory, args []string) error {
 	return nil
 }
 
-// watchRows prints each watch event (a one-row Table, or the object in
-// yaml, json or name) until ctx ends or the server closes the stream.
-// kubectl re-lists and re-watches on expiry; we stop.
+// watchRows prints each watch event, a one-row Table, until ctx ends or the
+// server closes the stream. kubectl re-lists and re-watches on expiry; we stop.
 func watchRows(ctx context.Context, d *client.DynamicResource, p *printer, opts client.ListOptions, header bool) error {
-	if p.table() {
-		events, err := d.WatchTable(ctx, opts)
-		if err != nil {
-			return err
-		}
-		for ev := range events {
-			if ev.Err != nil {
-				return ev.Err
-			}
-			if ev.Table != nil {
-				if err := p.printTable(ev.Table, d.Info().Namespaced, header); err != nil {
-					return err
-				}
-				header = false
-			}
-		}
-		return nil
-	}
-	w, err := d.Watch(ctx, opts)
+	events, err := d.WatchTable(ctx, opts)
 	if err != nil {
 		return err
 	}
-	defer w.Stop()
-	for ev := range w.ResultChan() {
-		if st, ok := ev.Object.(*api.Status); ok && ev.Type == api.Error {
-			return &api.StatusError{ErrStatus: *st}
-		} else if ev.Type == api.Error {
-			return fmt.Errorf("watch error: %v", ev.Object)
+	for ev := range events {
+		if ev.Err != nil {
+			return ev.Err
 		}
-		if ev.Type != api.Bookmark {
-			if err := p.printObjects([]api.Object{ev.Object}, false); err != nil {
+		if ev.Table != nil {
+			if err := p.printTable(ev.Table, d.Info().Namespaced, header); err != nil {
 				return err
 			}
+			header = false
 		}
 	}
 	return nil

@@ -125,9 +125,9 @@ func newEditCommand(f *factory) *cobra.Command {
 			if err != nil {
 				return fmt.Errorf("the edited file is not valid YAML: %w", err)
 			}
-			edited := t.info.New()
-			if unknown, _, err := api.DecodeStrict(data, edited); err != nil || len(unknown) > 0 {
-				return fmt.Errorf("the edited file had a syntax error: %v unknown fields %v", err, unknown)
+			edited, err := decodeStrict(t.info, data)
+			if err != nil {
+				return fmt.Errorf("the edited file had a syntax error: %w", err)
 			}
 			// The resourceVersion read above goes back with the PUT, so an
 			// edit made on a stale copy is a Conflict rather than a lost update.

@@ -1,10 +1,10 @@
 package cmd
 
 import (
-	"bytes"
 	"encoding/json"
 	"errors"
 	"fmt"
+	"io"
 	"os"
 	"path/filepath"
 	"regexp"
@@ -18,29 +18,32 @@ import (
 // manifest is one object read from a file. It stays a JSON map, not a Go
 // struct, so that apply diffs exactly the fields the user wrote.
 type manifest struct {
-	source          string // the file, for messages
-	info            *api.ResourceInfo
-	obj, metadata   map[string]any // metadata is obj["metadata"]
-	name, namespace string
+	target                       // the object it names, with its client
+	source        string         // the file, for messages
+	obj, metadata map[string]any // metadata is obj["metadata"]
+	namespace     string
 }
 
-// typed decodes the manifest into its Go type. A field the type does not
-// have is an error here, where kubectl lets the server reject it
-// (fieldValidation=Strict); our client would otherwise drop it silently.
+// typed decodes the manifest into its Go type.
 func (m *manifest) typed() (api.Object, error) {
-	data, err := json.Marshal(m.obj)
-	if err != nil {
-		return nil, err
-	}
-	obj := m.info.New()
-	unknown, _, err := api.DecodeStrict(data, obj)
+	data, _ := json.Marshal(m.obj) // it was decoded from JSON: it encodes
+	obj, err := decodeStrict(m.info, data)
 	if err != nil {
 		return nil, fmt.Errorf("error validating %q: %w", m.source, err)
 	}
-	if len(unknown) > 0 {
-		return nil, fmt.Errorf("error validating %q: unknown field %q", m.source, strings.Join(unknown, `", "`))
-	}
 	return obj, nil
+}
+
+// decodeStrict decodes data into info's Go type. A field the type does not
+// have is an error here, where kubectl lets the server reject it
+// (fieldValidation=Strict); our typed client would otherwise drop it.
+func decodeStrict(info *api.ResourceInfo, data []byte) (api.Object, error) {
+	obj := info.New()
+	unknown, _, err := api.DecodeStrict(data, obj)
+	if err == nil && len(unknown) > 0 {
+		err = fmt.Errorf("unknown field %q", strings.Join(unknown, `", "`))
+	}
+	return obj, err
 }
 
 // documentSeparator is a YAML "---" line.
@@ -53,6 +56,10 @@ var documentSeparator = regexp.MustCompile(`(?m)^---[ \t]*(#.*)?$`)
 func readManifests(f *factory, paths []string) ([]*manifest, error) {
 	if len(paths) == 0 {
 		return nil, usageErrorf("must specify -f")
+	}
+	cli, err := f.Client()
+	if err != nil {
+		return nil, err
 	}
 	var files []string
 	for _, p := range paths {
@@ -68,22 +75,24 @@ func readManifests(f *factory, paths []string) ([]*manifest, error) {
 	}
 	var out []*manifest
 	for _, file := range files {
-		data, err := f.readInput(file)
+		source, read := file, func() ([]byte, error) { return os.ReadFile(file) }
+		if file == "-" {
+			source, read = "STDIN", func() ([]byte, error) { return io.ReadAll(f.streams.In) }
+		}
+		data, err := read()
 		if err != nil {
 			return nil, fmt.Errorf("the path %q does not exist", file)
 		}
-		source := map[bool]string{true: "STDIN", false: file}[file == "-"]
-		docs := []string{string(data)}
-		if !bytes.HasPrefix(bytes.TrimSpace(data), []byte("{")) {
-			docs = documentSeparator.Split(string(data), -1)
-		}
-		for _, doc := range docs {
-			ms, err := decodeDocument([]byte(doc), source, f.Namespace())
+		for _, doc := range documentSeparator.Split(string(data), -1) { // JSON is YAML too
+			ms, err := decodeDocument([]byte(doc), source, f.namespace)
 			if err != nil {
 				return nil, err
 			}
 			out = append(out, ms...)
 		}
+	}
+	for _, m := range out {
+		m.d = cli.Dynamic(m.info).Namespace(m.namespace)
 	}
 	if len(out) == 0 {
 		return nil, errors.New("no objects passed to apply")
@@ -125,7 +134,7 @@ func decodeDocument(doc []byte, source, defaultNS string) ([]*manifest, error) {
 	if !ok || info.GroupVersion() != apiVersion {
 		return nil, fmt.Errorf("resource mapping not found for %q: no matches for kind %q in version %q", source, kind, apiVersion)
 	}
-	m := &manifest{source: source, info: info, obj: obj}
+	m := &manifest{target: target{info: info}, source: source, obj: obj}
 	if m.metadata, _ = obj["metadata"].(map[string]any); m.metadata == nil {
 		m.metadata = map[string]any{}
 		obj["metadata"] = m.metadata

@@ -43,23 +43,25 @@ func (p *printer) table() bool { return p.format == "" || p.format == "wide" }
 // false for the rows that follow a watch's first batch.
 func (p *printer) printTable(t *client.Table, namespaced, header bool) error {
 	withNS := p.allNamespaces && namespaced
+	tw := tabwriter.NewWriter(p.out, 6, 4, 3, ' ', 0) // kubectl's: columns padded by three spaces
+	line := func(namespace, labels string, cells []string) {
+		if withNS {
+			cells = append([]string{namespace}, cells...)
+		}
+		if p.showLabels {
+			cells = append(cells, labels)
+		}
+		fmt.Fprintln(tw, strings.Join(cells, "\t"))
+	}
 	var show []int
 	var names []string
-	if withNS {
-		names = append(names, "NAMESPACE")
-	}
 	for i, c := range t.ColumnDefinitions {
 		if c.Priority == 0 || p.format == "wide" {
-			show = append(show, i)
-			names = append(names, strings.ToUpper(c.Name))
+			show, names = append(show, i), append(names, strings.ToUpper(c.Name))
 		}
 	}
-	if p.showLabels {
-		names = append(names, "LABELS")
-	}
-	tw := tabwriter.NewWriter(p.out, 6, 4, 3, ' ', 0) // kubectl's: columns padded by three spaces
 	if header {
-		fmt.Fprintln(tw, strings.Join(names, "\t"))
+		line("NAMESPACE", "LABELS", names)
 	}
 	for _, row := range t.Rows {
 		meta, err := row.ObjectMeta()
@@ -67,18 +69,12 @@ func (p *printer) printTable(t *client.Table, namespaced, header bool) error {
 			return fmt.Errorf("table row without object metadata: %w", err)
 		}
 		var cells []string
-		if withNS {
-			cells = append(cells, meta.Namespace)
-		}
 		for _, i := range show {
 			if i < len(row.Cells) {
 				cells = append(cells, fmt.Sprint(row.Cells[i]))
 			}
 		}
-		if p.showLabels {
-			cells = append(cells, labelsString(meta.Labels))
-		}
-		fmt.Fprintln(tw, strings.Join(cells, "\t"))
+		line(meta.Namespace, labelsString(meta.Labels), cells)
 	}
 	return tw.Flush()
 }

@@ -5,7 +5,6 @@ import (
 	"fmt"
 	"slices"
 	"strings"
-	"time"
 
 	"kubeloop/api"
 	"kubeloop/client"
@@ -73,7 +72,7 @@ func (f *factory) resolve(args []string, allowNoName bool) (*client.Client, []ta
 		return nil, nil, err
 	}
 	for i := range ts {
-		ts[i].d = cli.Dynamic(ts[i].info).Namespace(f.Namespace())
+		ts[i].d = cli.Dynamic(ts[i].info).Namespace(f.namespace)
 	}
 	return cli, ts, nil
 }
@@ -107,14 +106,6 @@ func objectName(info *api.ResourceInfo, name string) string {
 // nameSelector is the field selector for one object, used to watch it.
 func nameSelector(name string) string { return "metadata.name=" + name }
 
-// withTimeout bounds ctx by timeout when it is set (--timeout).
-func withTimeout(ctx context.Context, timeout time.Duration) (context.Context, context.CancelFunc) {
-	if timeout > 0 {
-		return context.WithTimeout(ctx, timeout)
-	}
-	return context.WithCancel(ctx)
-}
-
 // waitForChange reads the object, calls done with it (nil once it is gone)
 // and, until done says so, blocks for the next change, watching from the
 // version it read so no event can slip past. delete --wait and scale --wait
@@ -135,7 +126,7 @@ func waitForChange(ctx context.Context, d *client.DynamicResource, name string, 
 		select {
 		case <-ctx.Done():
 			w.Stop()
-			return fmt.Errorf("timed out waiting for %s %q: %w", d.Info().Resource, name, ctx.Err())
+			return fmt.Errorf("stopped waiting for %s %q: %w", d.Info().Resource, name, ctx.Err())
 		case <-w.ResultChan(): // any event, or the stream's end: read again
 		}
 		w.Stop()

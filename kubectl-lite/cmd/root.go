@@ -1,11 +1,11 @@
 package cmd
 
 import (
+	"cmp"
 	"context"
 	"errors"
 	"fmt"
 	"io"
-	"os"
 	"strings"
 
 	"github.com/spf13/cobra"
@@ -22,56 +22,43 @@ type IOStreams struct {
 
 // usageError marks a mistake in the command line (not in the cluster): Run
 // prints the usage hint and exits 2, as kubectl does; other errors exit 1.
-type usageError struct{ msg string }
+// reportedError is one whose messages were already printed.
+type (
+	usageError    struct{ msg string }
+	reportedError struct{}
+)
 
 func (e *usageError) Error() string { return e.msg }
-
-func usageErrorf(format string, args ...any) error {
-	return &usageError{msg: fmt.Sprintf(format, args...)}
-}
-
-// reportedError is an error whose messages were already printed; Run only
-// sets the exit code.
-type reportedError struct{}
-
 func (reportedError) Error() string { return "errors were reported" }
+
+func usageErrorf(format string, args ...any) error { return &usageError{fmt.Sprintf(format, args...)} }
 
 // factory holds the global flags and turns them into a client, like
 // kubectl's cmdutil.Factory without the RESTMapper (every kind is in
 // api.Builtin()).
 type factory struct {
-	kubeconfig, context, namespace, as string
-	asGroups                           []string
-	streams                            IOStreams
+	kubeconfig, namespace, as string
+	asGroups                  []string
+	streams                   IOStreams
 }
 
-// Client builds a client from --kubeconfig/$KUBECONFIG, --context and the
-// impersonation flags.
+// Client builds a client from --kubeconfig/$KUBECONFIG (its current context)
+// and --as; every command calls it before reading namespace, which it defaults.
 func (f *factory) Client() (*client.Client, error) {
 	kc, err := client.LoadKubeconfig(f.kubeconfig)
+	var cfg *client.Config
+	if err == nil {
+		cfg, err = kc.ClientConfig("")
+	}
 	if err != nil {
 		return nil, err
 	}
-	cfg, err := kc.ClientConfig(f.context)
-	if err != nil {
-		return nil, err
-	}
+	f.namespace = cmp.Or(f.namespace, kc.Namespace(""))
 	if f.as != "" {
 		cfg.Impersonate = client.ImpersonationConfig{UserName: f.as, Groups: f.asGroups}
 	}
 	cfg.UserAgent = "kubectl-lite"
 	return client.NewForConfig(cfg)
-}
-
-// Namespace is -n, else the context's namespace, else "default".
-func (f *factory) Namespace() string {
-	if f.namespace != "" {
-		return f.namespace
-	}
-	if kc, err := client.LoadKubeconfig(f.kubeconfig); err == nil {
-		return kc.Namespace(f.context)
-	}
-	return api.NamespaceDefault
 }
 
 // NewRootCommand builds the command tree.
@@ -88,10 +75,9 @@ func NewRootCommand(streams IOStreams) *cobra.Command {
 	root.SetIn(streams.In)
 	root.SetOut(streams.Out)
 	root.SetErr(streams.ErrOut)
-	root.SetFlagErrorFunc(func(_ *cobra.Command, err error) error { return &usageError{msg: err.Error()} })
+	root.SetFlagErrorFunc(func(_ *cobra.Command, err error) error { return &usageError{err.Error()} })
 	pf := root.PersistentFlags()
 	pf.StringVar(&f.kubeconfig, "kubeconfig", "", "path to the kubeconfig file (default $KUBECONFIG or ~/.kube/config)")
-	pf.StringVar(&f.context, "context", "", "the kubeconfig context to use")
 	pf.StringVarP(&f.namespace, "namespace", "n", "", "the namespace for this request")
 	pf.StringVar(&f.as, "as", "", "the user to impersonate for this request")
 	pf.StringSliceVar(&f.asGroups, "as-group", nil, "a group to impersonate (repeatable; needs --as)")
@@ -136,20 +122,33 @@ func errorMessage(err error) string {
 		msg := fmt.Sprintf("The %s %q is invalid", st.Details.Kind, st.Details.Name)
 		var causes []string
 		for _, c := range st.Details.Causes {
-			causes = append(causes, fmt.Sprintf("%s: %s", c.Field, c.Message))
+			causes = append(causes, c.Field+": "+c.Message)
 		}
-		switch len(causes) {
-		case 0:
-			return msg
-		case 1:
-			return msg + ": " + causes[0]
+		if len(causes) > 1 {
+			return msg + ": \n* " + strings.Join(causes, "\n* ")
 		}
-		return msg + ": \n* " + strings.Join(causes, "\n* ")
+		return strings.Join(append([]string{msg}, causes...), ": ")
 	}
 	if st.Reason == api.StatusReasonUnknown {
 		return "Error from server: " + st.Message
 	}
 	return fmt.Sprintf("Error from server (%s): %s", st.Reason, st.Message)
+}
+
+// forEach runs do on every item; a failure is printed and the rest still
+// run, as kubectl does, and the command then exits 1.
+func forEach[T any](f *factory, items []T, do func(T) error) error {
+	failed := false
+	for _, it := range items {
+		if err := do(it); err != nil {
+			fmt.Fprintln(f.streams.ErrOut, errorMessage(err))
+			failed = true
+		}
+	}
+	if failed {
+		return reportedError{}
+	}
+	return nil
 }
 
 // withContext prefixes a server error's message the way kubectl does
@@ -176,12 +175,4 @@ func exactArgs(n int, what string) cobra.PositionalArgs {
 		}
 		return usageErrorf("%s", what)
 	}
-}
-
-// readInput opens "-" as stdin and anything else as a file.
-func (f *factory) readInput(name string) ([]byte, error) {
-	if name == "-" {
-		return io.ReadAll(f.streams.In)
-	}
-	return os.ReadFile(name)
 }

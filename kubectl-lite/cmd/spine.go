@@ -7,7 +7,6 @@ import (
 	"io"
 	"slices"
 	"strings"
-	"time"
 
 	"github.com/spf13/cobra"
 
@@ -29,13 +28,12 @@ const (
 )
 
 func newWatchSpineCommand(f *factory) *cobra.Command {
-	var timeout time.Duration
-	c := &cobra.Command{
+	return &cobra.Command{
 		Use:   "watch-spine TYPE NAME",
 		Short: "Print, as they happen, the steps of the control loop for one object",
 		Long: "watch-spine watches the object, its pods and the events about them, and prints each\n" +
 			"observed step numbered like the spine's sequence diagram, with its resourceVersion.\n" +
-			"It prints only what it sees; it runs until interrupted or --timeout.",
+			"It prints only what it sees; it runs until interrupted.",
 		RunE: func(c *cobra.Command, args []string) error {
 			cli, t, err := f.resolveOne(args, "watch-spine")
 			if err == nil && t.info.Kind != "ReplicaSet" && t.info.Kind != "Pod" {
@@ -44,15 +42,11 @@ func newWatchSpineCommand(f *factory) *cobra.Command {
 			if err != nil {
 				return err
 			}
-			ctx, cancel := withTimeout(c.Context(), timeout)
-			defer cancel()
 			s := &spine{out: f.streams.Out, kind: t.info.Kind, name: t.name,
 				pods: map[string]*api.Pod{}, pendingEvents: map[string][]*api.Event{}}
-			return s.run(ctx, cli, t.d, f.Namespace())
+			return s.run(c.Context(), cli, t.d, f.namespace)
 		},
 	}
-	c.Flags().DurationVar(&timeout, "timeout", 0, "stop after this long (0 = until interrupted)")
-	return c
 }
 
 // spine is the state of one watch-spine: what it has seen so far, so that
@@ -146,13 +140,13 @@ func (s *spine) onTarget(ev api.WatchEvent) {
 		s.print(stepStore, rv, "A->>E", "stored in etcd at resourceVersion %s", rv)
 		s.print(stepWatch, rv, "A-->>RS", "watch %s %s: a hint to re-read, not an instruction", ev.Type, what)
 	}
-	if rs, ok := ev.Object.(*api.ReplicaSet); ok {
-		if old, _ := prev.(*api.ReplicaSet); old == nil || old.Status.Replicas != rs.Status.Replicas ||
-			old.Status.ReadyReplicas != rs.Status.ReadyReplicas || old.Status.ObservedGeneration != rs.Status.ObservedGeneration {
-			if rs.Status.ObservedGeneration > 0 {
-				s.print(stepSync, rv, "RS->>A", "status replicas=%d ready=%d observedGeneration=%d",
-					rs.Status.Replicas, rs.Status.ReadyReplicas, rs.Status.ObservedGeneration)
-			}
+	if rs, ok := ev.Object.(*api.ReplicaSet); ok && rs.Status.ObservedGeneration > 0 {
+		st, old := rs.Status, &api.ReplicaSetStatus{}
+		if prevRS, ok := prev.(*api.ReplicaSet); ok {
+			old = &prevRS.Status
+		}
+		if old.Replicas != st.Replicas || old.ReadyReplicas != st.ReadyReplicas || old.ObservedGeneration != st.ObservedGeneration {
+			s.print(stepSync, rv, "RS->>A", "status replicas=%d ready=%d observedGeneration=%d", st.Replicas, st.ReadyReplicas, st.ObservedGeneration)
 		}
 	}
 	// A pod target's binding and status are reported by onPod, from the pod

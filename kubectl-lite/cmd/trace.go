@@ -3,6 +3,7 @@
 package cmd
 
 import (
+	"context"
 	"net/url"
 	"time"
 
@@ -30,7 +31,7 @@ func newTraceCommand(f *factory) *cobra.Command {
 			defer cancel()
 			q := url.Values{"kind": {t.info.Kind}, "resource": {t.info.Resource}, "name": {t.name}}
 			if t.info.Namespaced {
-				q.Set("namespace", f.Namespace())
+				q.Set("namespace", f.namespace)
 			}
 			body, err := cli.Stream(ctx, "/debug/trace", q)
 			if err != nil {
@@ -45,4 +46,12 @@ func newTraceCommand(f *factory) *cobra.Command {
 	}
 	c.Flags().DurationVar(&timeout, "timeout", 0, "stop after this long (0 = until interrupted)")
 	return c
+}
+
+// withTimeout bounds ctx by timeout when it is set (--timeout).
+func withTimeout(ctx context.Context, timeout time.Duration) (context.Context, context.CancelFunc) {
+	if timeout > 0 {
+		return context.WithTimeout(ctx, timeout)
+	}
+	return context.WithCancel(ctx)
 }
