@@ -5,7 +5,8 @@
 // done by its sub-packages, in Kubernetes' layers, each calling only the
 // ones below it:
 //
-//	filters      panic recovery, request info, in-flight count        (filters/)
+//	filters      panic recovery, request info, authentication,        (filters/)
+//	             impersonation, in-flight limit, authorization
 //	  ↓
 //	endpoints    route /api, /apis to the handler of a verb           (endpoints/, endpoints/request/)
 //	  ↓

@@ -16,6 +16,8 @@
 //     etcd compacted under long watches;
 //   - apiservers_test.go: two `kubeloop apiserver` processes on one etcd,
 //     with controllers and kubelets split between them;
+//   - etcdcluster_test.go: `kubeloop apiserver` on a three-member etcd,
+//     a follower killed, then the leader, each restarted;
 //   - hostile_test.go: bodies built to hurt (deep nesting, huge strings,
 //     10k-operation patches) must get a 4xx, never a 5xx or a crash.
 //

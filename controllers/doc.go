@@ -2,9 +2,11 @@
 // controllers in one process, over one shared informer factory, behind an
 // optional leader election, and serves their workqueue metrics.
 //
-// Each controller lives in its own sub-package (replicaset, labeler,
-// garbagecollector, nodelifecycle, namespace, serviceaccount, podgc, job,
-// ttlafterfinished, deployment) and has the same skeleton, the one of
+// Each controller lives in its own sub-package (replicaset, deployment,
+// job, ttlafterfinished, garbagecollector, nodelifecycle, namespace,
+// serviceaccount, podgc, rootcacertpublisher, clusterroleaggregation,
+// labeler; KnownControllers is the table of them, docs/controller-manager.md
+// walks through them) and has the same skeleton, the one of
 // Kubernetes' sample-controller: NewController wires informers → handlers
 // that only enqueue keys → a rate-limited workqueue; Run waits for the caches
 // and starts workers; each worker's ProcessNextWorkItem does Get / Done /
@@ -39,8 +41,12 @@
 // a manager that loses its lease stops its controllers and competes again (kube-controller-manager exits instead, but here the
 // manager may share its process with the whole cluster).
 //
-// What we simplify: no per-controller health checks, no service-account
-// credentials per controller (every controller shares one client), and the
-// informer factory is started once after every controller has registered
-// its informers.
+// Each controller writes with the manager's client, or, with
+// UseServiceAccountCredentials (--use-service-account-credentials), with a
+// client of its own ServiceAccount (clientbuilder.go); the shared
+// informers read as the manager either way.
+//
+// What we simplify: no per-controller health checks, and the informer
+// factory is started once after every controller has registered its
+// informers.
 package controllers

@@ -37,7 +37,7 @@ func ours(path string) bool {
 }
 
 func declares(src, name string) bool {
-	decl := regexp.MustCompile(`(?m)^func (\([^)]*\) )?` + name + `\b|^type ` + name + `\b|^\s+` + name + `\s+(=|[A-Za-z*\[])`)
+	decl := regexp.MustCompile(`(?m)^func (\([^)]*\) )?` + name + `\b|^(type|var|const) ` + name + `\b|^\s+` + name + `\s+(=|[A-Za-z*\[])`)
 	return decl.MatchString(src)
 }
 
@@ -81,6 +81,8 @@ func TestCitationCheckerRejectsMissingNames(t *testing.T) {
 	require.True(t, declares(src, "Create"))
 	require.True(t, declares(src, "Thing"))
 	require.False(t, declares(src, "Delete"))
+	require.True(t, declares("package x\n\nvar Modes = []string{}\n", "Modes"))
+	require.True(t, declares("package x\n\nconst Limit = 3\n", "Limit"))
 	require.True(t, ours("store/store.go"))
 	require.False(t, ours("staging/src/k8s.io/client-go/tools/cache/reflector.go"))
 	require.False(t, ours("cmd/kube-controller-manager/app/controllermanager.go"))
