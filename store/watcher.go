@@ -74,6 +74,9 @@ func (s *Store) Watch(ctx context.Context, prefix string, opts ListOptions) (api
 		}
 	}
 
+	// From here on, objects this Store writes are kept for the watch
+	// (handoff.go); run ends that.
+	s.written.watchStarted()
 	wctx, cancel := context.WithCancel(ctx)
 	w := &watcher{
 		store:     s,
@@ -131,6 +134,7 @@ func (w *watcher) run(ctx context.Context, initialKvs []*mvccpb.KeyValue, rev in
 	defer close(w.done)
 	defer close(w.result)
 	defer w.cancel()
+	defer w.store.written.watchEnded()
 
 	for _, kv := range initialKvs {
 		obj, err := w.store.decode(kv.Value, kv.ModRevision)
@@ -230,9 +234,12 @@ func (w *watcher) transform(ev *clientv3.Event) (api.WatchEvent, bool, error) {
 		return api.WatchEvent{Type: api.Deleted, Object: old}, pred.Matches(s.info, old), nil
 	}
 
-	cur, err := s.decode(ev.Kv.Value, rev)
-	if err != nil {
-		return api.WatchEvent{}, false, err
+	cur := s.written.take(ev.Kv.Key, ev.Kv.Value, rev)
+	if cur == nil {
+		var err error
+		if cur, err = s.decode(ev.Kv.Value, rev); err != nil {
+			return api.WatchEvent{}, false, err
+		}
 	}
 	created := ev.IsCreate()
 	if pred.Empty() || (!created && ev.PrevKv == nil) {
@@ -250,6 +257,7 @@ func (w *watcher) transform(ev *clientv3.Event) (api.WatchEvent, bool, error) {
 	var old api.Object
 	oldPasses := false
 	if !created {
+		var err error
 		if old, err = s.decode(ev.PrevKv.Value, rev); err != nil {
 			return api.WatchEvent{}, false, err
 		}

@@ -1,0 +1,152 @@
+package store
+
+// Skip on a first reading: this file is a speed-up. Without it the watch
+// decodes every event's value from etcd's bytes (watcher.go: transform),
+// which is what the plain path and Kubernetes' etcd3 watcher do.
+//
+// What it saves: the watch cache's watch reads back every object the
+// apiserver writes, so each write was encoded once and decoded once more
+// from the etcd event. A Store that writes the object has it: it keeps a
+// copy with the bytes it writes, and its own watch takes that copy for an
+// event carrying the same bytes instead of decoding them. A deep copy of a pod costs a tenth
+// of its JSON decode; at 20 nodes the decode was about 4 % of the
+// cluster's CPU in BenchmarkScaleTo1000's profile. BenchmarkWriteAndWatch
+// (handoff_test.go) measures one write plus its watch event with and
+// without the handoff.
+//
+// The copy is what decoding the stored bytes gives, because the stored
+// bytes are its encoding: the same TypeMeta, and the event's revision
+// becomes its resourceVersion. Kinds whose decode does more (ResourceInfo.Decoded:
+// custom resources' defaults and pruning) are always decoded. A write
+// whose event no watch of this Store takes (another apiserver's watch, a
+// Store without watchers) costs nothing: handing off starts only while a
+// watch of this Store runs, and the table holds at most handoffSize
+// objects, the oldest dropped first.
+
+import (
+	"bytes"
+	"sync"
+	"sync/atomic"
+
+	"kubeloop/api"
+)
+
+// handoffSize bounds the objects waiting for their watch event: enough
+// for the writes in flight between a commit and its event at 64
+// concurrent writers, with room to spare.
+const handoffSize = 1024
+
+// writtenObjects is a Store's table of objects it is writing or wrote,
+// waiting for its watch to read them back. An entry is keyed by the etcd
+// key and holds the exact bytes written: the watch takes it only for an
+// event with those bytes, so the object is always what decoding the
+// event would give, whoever wrote them. It is put before the transaction
+// because etcd may deliver the event before the writer hears back.
+type writtenObjects struct {
+	// limit is handoffSize unless a test sets less; negative turns the
+	// handoff off (the benchmark's reference).
+	limit int
+	// taken counts the decodes saved, for Stats.
+	taken atomic.Uint64
+
+	mu sync.Mutex
+	// watches counts the running watches of the Store; nothing is kept
+	// while it is zero.
+	watches int
+	byKey   map[string]written
+	// order is the keys put, oldest first, for eviction; a key put again
+	// or taken is skipped when its turn comes (seq differs or absent).
+	order []orderEntry
+	seq   uint64
+}
+
+type written struct {
+	data []byte
+	obj  api.Object
+	seq  uint64
+}
+
+type orderEntry struct {
+	key string
+	seq uint64
+}
+
+// watchStarted and watchEnded bracket a watch's life.
+func (w *writtenObjects) watchStarted() {
+	w.mu.Lock()
+	defer w.mu.Unlock()
+	w.watches++
+}
+
+func (w *writtenObjects) watchEnded() {
+	w.mu.Lock()
+	defer w.mu.Unlock()
+	w.watches--
+	if w.watches == 0 {
+		w.byKey, w.order = nil, nil
+	}
+}
+
+// handOff keeps a copy of obj, about to be written under key as data, if
+// a watch may read it back.
+func (s *Store) handOff(key string, data []byte, obj api.Object) {
+	if s.info.Decoded != nil {
+		return
+	}
+	w := &s.written
+	w.mu.Lock()
+	defer w.mu.Unlock()
+	limit := w.limit
+	if limit == 0 {
+		limit = handoffSize
+	}
+	if w.watches == 0 || limit < 0 {
+		return
+	}
+	if w.byKey == nil {
+		w.byKey = map[string]written{}
+	}
+	for len(w.byKey) >= limit && len(w.order) > 0 {
+		oldest := w.order[0]
+		w.order = w.order[1:]
+		if e, ok := w.byKey[oldest.key]; ok && e.seq == oldest.seq {
+			delete(w.byKey, oldest.key)
+		}
+	}
+	w.seq++
+	w.byKey[key] = written{data: data, obj: obj.DeepCopyObject(), seq: w.seq}
+	w.order = append(w.order, orderEntry{key, w.seq})
+}
+
+// dropHandOff forgets what handOff kept for a write that did not happen.
+func (s *Store) dropHandOff(key string, data []byte) {
+	w := &s.written
+	w.mu.Lock()
+	defer w.mu.Unlock()
+	if e, ok := w.byKey[key]; ok && bytes.Equal(e.data, data) {
+		delete(w.byKey, key)
+	}
+}
+
+// take returns the object kept for key if it was written as value, with
+// rev as its resourceVersion, and forgets it; nil means decode. Only one
+// watch gets a given object; it owns it.
+func (w *writtenObjects) take(key, value []byte, rev int64) api.Object {
+	w.mu.Lock()
+	defer w.mu.Unlock()
+	e, ok := w.byKey[string(key)]
+	if !ok || !bytes.Equal(e.data, value) {
+		return nil
+	}
+	delete(w.byKey, string(key))
+	w.taken.Add(1)
+	setRV(e.obj, rev)
+	return e.obj
+}
+
+// pending is how many written objects wait for a watch.
+func (w *writtenObjects) pending() int {
+	w.mu.Lock()
+	defer w.mu.Unlock()
+	return len(w.byKey)
+}
