@@ -134,7 +134,7 @@ func benchmarkScale(b *testing.B, nodes int, replicas int32, idle time.Duration)
 	b.ReportMetric(float64(rss)/(1<<20), "rss-MiB")
 	b.ReportMetric(float64(peak)/(1<<20), "rss-peak-MiB")
 	b.ReportMetric(float64(mem.HeapInuse)/(1<<20), "heap-MiB")
-
+	writeHeapProfile(b, nodes)
 }
 
 // waitAllNodesReady waits for nodes Ready nodes, reading them with one

@@ -77,6 +77,21 @@ func measureIdle(b *testing.B, nodes int, window time.Duration) float64 {
 	return ms(idle) / float64(nodes) / window.Seconds()
 }
 
+// heapProfile, when set, is where the growth run writes a heap profile
+// with every pod Running, before the cluster stops (NODES replaced by the
+// size): what the memory figures are made of.
+var heapProfile = flag.String("scale.heapprofile", "", "write a heap profile with every pod Running to this file (NODES replaced by the size)")
+
+func writeHeapProfile(b *testing.B, nodes int) {
+	if *heapProfile == "" {
+		return
+	}
+	f, err := os.Create(strings.ReplaceAll(*heapProfile, "NODES", strconv.Itoa(nodes)))
+	require.NoError(b, err)
+	defer f.Close()
+	require.NoError(b, pprof.Lookup("heap").WriteTo(f, 0))
+}
+
 func requestTimes(b *testing.B, c *cluster.Cluster) string {
 	body, err := c.Client.DoRaw(testCtx(b), "GET", "/metrics", nil, nil)
 	require.NoError(b, err)
