@@ -47,9 +47,11 @@ func (f *FieldManager) Apply(liveObj api.Object, config any, manager string, for
 		if err != nil {
 			return nil, nil, err
 		}
-		if err := f.updateManaged(managed, empty, live, f.entryFor(beforeFirstApplyManager, api.ManagedFieldsOperationUpdate)); err != nil {
+		cmp, err := typed.Compare(empty, live, f.Type)
+		if err != nil {
 			return nil, nil, err
 		}
+		f.updateManaged(managed, cmp, f.entryFor(beforeFirstApplyManager, api.ManagedFieldsOperationUpdate))
 	}
 
 	merged, err := typed.Merge(live, cfg, f.Type)

@@ -47,7 +47,11 @@ func TestClientSentFieldsV1IsReencoded(t *testing.T) {
 	obj := create(t, f, cm(map[string]string{"a": "1"}, sent), "m")
 	assert.Equal(t, []string{`m/Update/={"f:data":{".":{},"f:a":{}}}`}, summary(obj.ManagedFields))
 
-	live := cm(map[string]string{"a": "1", "b": "1"}, sent)
+	// The stored object holds the canonical bytes (as every stored object
+	// does); the client sends the same set spelled its own way.
+	stored := []api.ManagedFieldsEntry{sent[0]}
+	stored[0].FieldsV1 = &api.FieldsV1{Raw: []byte(`{"f:data":{"f:a":{}}}`)}
+	live := cm(map[string]string{"a": "1", "b": "1"}, stored)
 	next := cm(map[string]string{"a": "1", "b": "1"}, sent)
 	f.Update(live, next, "other")
 	assert.Equal(t, []string{`m/Update/={"f:data":{"f:a":{}}}`}, summary(next.ManagedFields), "canonical bytes, not the client's")

@@ -61,8 +61,8 @@ func sortedFields(t *typed.Type) []string {
 
 // withoutReset drops the reset fields, and everything below them, from s.
 func (f *FieldManager) withoutReset(s *fieldpath.Set) *fieldpath.Set {
-	if f.ResetFields.Empty() {
-		return s
+	if f.ResetFields.Empty() || !touches(s, f.ResetFields) {
+		return s // update_fast.go
 	}
 	return s.RecursiveDifference(f.ResetFields)
 }
@@ -71,8 +71,8 @@ func (f *FieldManager) withoutReset(s *fieldpath.Set) *fieldpath.Set {
 // them, so nobody gains, loses or conflicts over them. Kubernetes: SMD's
 // Comparison.FilterFields with the IgnoreFilter.
 func (f *FieldManager) filterComparison(c *typed.Comparison) *typed.Comparison {
-	if f.ResetFields.Empty() {
-		return c
+	if f.ResetFields.Empty() || !touches(c.Added, f.ResetFields) && !touches(c.Removed, f.ResetFields) && !touches(c.Modified, f.ResetFields) {
+		return c // update_fast.go
 	}
 	return &typed.Comparison{Added: f.withoutReset(c.Added), Removed: f.withoutReset(c.Removed), Modified: f.withoutReset(c.Modified)}
 }

@@ -89,17 +89,11 @@ func (f *FieldManager) update(liveObj, newObj api.Object, manager string) error 
 		// skipnonapplied.go: an object created before tracking began.
 		return nil
 	}
-	live, err := typed.ToValueWithoutManagedFields(liveObj)
+	cmp, err := typed.CompareObjects(liveObj, newObj, f.Type)
 	if err != nil {
 		return err
 	}
-	updated, err := typed.ToValueWithoutManagedFields(newObj)
-	if err != nil {
-		return err
-	}
-	if err := f.updateManaged(managed, live, updated, f.entryFor(manager, api.ManagedFieldsOperationUpdate)); err != nil {
-		return err
-	}
+	f.updateManaged(managed, cmp, f.entryFor(manager, api.ManagedFieldsOperationUpdate))
 	f.capUpdateManagers(managed)
 	encoded, err := managed.Encode()
 	if err != nil {
@@ -128,6 +122,9 @@ func (f *FieldManager) decodeLiveOrNew(liveObj, newObj api.Object) *Managed {
 	if isReset(sent) {
 		return NewManaged()
 	}
+	if sameEntries(sent, liveObj.GetObjectMeta().ManagedFields) {
+		return fromLive() // sent back as read (update_fast.go)
+	}
 	m, err := DecodeManagedFields(sent) // a client's bytes are re-encoded
 	if err != nil || m.Len() == 0 {
 		return fromLive()
@@ -144,42 +141,46 @@ func (f *FieldManager) entryFor(manager string, op api.ManagedFieldsOperationTyp
 	return &Entry{Manager: manager, Operation: op, APIVersion: f.APIVersion, Subresource: f.Subresource}
 }
 
-// updateManaged moves ownership of what changed between live and updated
-// to self: every other manager loses the fields that were modified or
-// added (an Update is always forced) and everyone loses removed fields;
-// self's entry gains the modified and added fields and, if it gained any,
-// a new time. Kubernetes: merge/update.go Updater.Update,
+// updateManaged moves ownership of what changed (cmp, from the live to the
+// updated object) to self: every other manager loses the fields that were
+// modified or added (an Update is always forced) and everyone loses
+// removed fields; self's entry gains the modified and added fields and, if
+// it gained any, a new time. Kubernetes: merge/update.go Updater.Update,
 // managedfieldsupdater.go, stripmeta.go.
-func (f *FieldManager) updateManaged(managed *Managed, live, updated any, self *Entry) error {
-	cmp, err := typed.Compare(live, updated, f.Type)
-	if err != nil {
-		return err
-	}
+func (f *FieldManager) updateManaged(managed *Managed, cmp *typed.Comparison, self *Entry) {
 	cmp = f.filterComparison(cmp)
 	if cmp.IsSame() {
-		return nil
+		return
 	}
-	changed := cmp.Modified.Union(cmp.Added)
+	changed := union(cmp.Modified, cmp.Added)
+	prev := managed.Get(*self)
+	var before *fieldpath.Set
+	if prev != nil {
+		before = prev.Fields
+	}
 	for id, e := range managed.entries {
 		// self's own previous entry is included: it loses the changed
 		// fields and gets them back below, as Kubernetes' "current-operation"
 		// entry is merged into it.
-		e.Fields = e.Fields.Difference(changed).Difference(cmp.Removed)
+		e.Fields = withoutFields(e.Fields, changed, cmp.Removed)
 		if e.Fields.Empty() {
 			delete(managed.entries, id)
 		}
 	}
 	gained := changed.Difference(stripFields)
 	if gained.Empty() {
-		return nil
+		return
 	}
-	if prev := managed.Get(*self); prev != nil {
+	switch {
+	case prev != nil && keepsOwnership(before, changed, cmp.Removed):
+		keepSet(self, prev, before) // update_fast.go
+		gained = before
+	case prev != nil:
 		gained = gained.Union(prev.Fields)
 	}
 	now := api.NewTime(f.now())
 	self.Time, self.Fields = &now, gained
 	managed.Put(self)
-	return nil
 }
 
 func (f *FieldManager) now() time.Time {

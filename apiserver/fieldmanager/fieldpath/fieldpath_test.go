@@ -148,3 +148,18 @@ func TestDifferenceToEmptyIsEmpty(t *testing.T) {
 	require.NoError(t, err)
 	assert.Equal(t, "{}", string(got))
 }
+
+// Overlaps and TouchedBy answer what Intersection and RecursiveDifference
+// would, without building the set.
+func TestOverlapsAndTouchedByAgreeWithTheOperations(t *testing.T) {
+	spec, image := MakePath("spec"), MakePath("spec", "containers", key("name", "c"), "image")
+	env := MakePath("spec", "containers", key("name", "c"), "env")
+	sets := []*Set{NewSet(), NewSet(spec), NewSet(image), NewSet(env), NewSet(image, env), NewSet(spec, image),
+		NewSet(MakePath("status")), NewSet(MakePath("spec", "containers"))}
+	for i, s := range sets {
+		for j, o := range sets {
+			assert.Equal(t, !s.Intersection(o).Empty(), s.Overlaps(o), "%d overlaps %d", i, j)
+			assert.Equal(t, !s.RecursiveDifference(o).Equals(s), s.TouchedBy(o), "%d touched by %d", i, j)
+		}
+	}
+}

@@ -165,6 +165,47 @@ func (s *Set) Intersection(o *Set) *Set {
 	return out
 }
 
+// Overlaps reports whether s and o have a path in common: whether
+// s.Intersection(o) would not be empty, without building it.
+func (s *Set) Overlaps(o *Set) bool {
+	if s.Empty() || o.Empty() {
+		return false
+	}
+	for _, m := range o.members {
+		if s.hasMember(m) {
+			return true
+		}
+	}
+	for _, c := range o.children {
+		if i, found := slices.BinarySearchFunc(s.children, c.pe, compareNode); found && s.children[i].set.Overlaps(c.set) {
+			return true
+		}
+	}
+	return false
+}
+
+// TouchedBy reports whether o holds a path of s or a member above one:
+// whether s.RecursiveDifference(o) would drop anything.
+func (s *Set) TouchedBy(o *Set) bool {
+	if s.Empty() || o.Empty() {
+		return false
+	}
+	for _, m := range o.members {
+		if s.hasMember(m) {
+			return true
+		}
+		if _, found := slices.BinarySearchFunc(s.children, m, compareNode); found {
+			return true
+		}
+	}
+	for _, c := range o.children {
+		if i, found := slices.BinarySearchFunc(s.children, c.pe, compareNode); found && s.children[i].set.TouchedBy(c.set) {
+			return true
+		}
+	}
+	return false
+}
+
 // Difference returns the paths in s that are not in o. Removing a member
 // does not remove the paths below it (RecursiveDifference does).
 func (s *Set) Difference(o *Set) *Set {

@@ -1,6 +1,7 @@
 package typed
 
 import (
+	"reflect"
 	"slices"
 
 	"kubeloop/apiserver/fieldmanager/fieldpath"
@@ -28,6 +29,36 @@ func Compare(old, new any, t *Type) (*Comparison, error) {
 	c := &Comparison{Added: fieldpath.NewSet(), Removed: fieldpath.NewSet(), Modified: fieldpath.NewSet()}
 	err := c.compare(nil, t, old, true, new, true)
 	return c, err
+}
+
+// CompareObjects is Compare of two Go objects of one type (a stored
+// object and its update), metadata.managedFields left out: what
+//
+//	old, _ := ToValueWithoutManagedFields(oldObj)
+//	new, _ := ToValueWithoutManagedFields(newObj)
+//	c, err := Compare(old, new, t)
+//
+// gives (compareObjectsByValue), made without converting the parts that
+// are equal (compare_reflect.go; skip it on a first reading).
+func CompareObjects(oldObj, newObj any, t *Type) (*Comparison, error) {
+	if walkableObject(oldObj) && reflect.TypeOf(oldObj) == reflect.TypeOf(newObj) {
+		return compareObjectsByReflection(oldObj, newObj, t)
+	}
+	return compareObjectsByValue(oldObj, newObj, t)
+}
+
+// compareObjectsByValue is CompareObjects the plain way, for what the
+// walk does not know (a custom resource) and as its reference in tests.
+func compareObjectsByValue(oldObj, newObj any, t *Type) (*Comparison, error) {
+	old, err := ToValueWithoutManagedFields(oldObj)
+	if err != nil {
+		return nil, err
+	}
+	updated, err := ToValueWithoutManagedFields(newObj)
+	if err != nil {
+		return nil, err
+	}
+	return Compare(old, updated, t)
 }
 
 // compare compares l and r at p; lok and rok say whether each is present.

@@ -1,0 +1,347 @@
+package typed
+
+// Skip on a first reading: a speed-up. CompareObjects could turn both
+// objects into values and compare those (compareObjectsByValue); every
+// tracked update does that, and on a pod the two conversions and the walk
+// over two whole objects were most of what the field manager costs, though
+// an update changes a few fields (an image, a label, a heartbeat time).
+// This walk goes down the two Go objects side by side and converts only the
+// parts that differ (a field on one side only, a changed scalar, a list
+// element of a new key), so unchanged containers, env and mounts cost a
+// field-by-field look and no allocation. Where it is not sure of
+// encoding/json's rules (types that write themselves, interfaces, sets,
+// empty lists and maps, one side nil) it converts that part and lets
+// Comparison.compare decide, so the answer is Compare's by construction.
+// BenchmarkUpdatePod (apiserver/fieldmanager) and
+// BenchmarkCreateUpdateManagedFields (apiserver) show it;
+// TestCompareObjectsEqualsCompareOfValues holds the two to each other.
+
+import (
+	"encoding/json"
+	"reflect"
+	"slices"
+	"sync"
+
+	"kubeloop/apiserver/fieldmanager/fieldpath"
+)
+
+// walkableObject reports whether obj is a pointer to a struct that is
+// written field by field (not a custom resource, which writes itself).
+func walkableObject(obj any) bool {
+	t := reflect.TypeOf(obj)
+	if t == nil || t.Kind() != reflect.Pointer || t.Elem().Kind() != reflect.Struct {
+		return false
+	}
+	return !writesItself(t.Elem())
+}
+
+// writesItself reports whether t (or *t) has its own JSON or text form,
+// remembered per type.
+func writesItself(t reflect.Type) bool {
+	if w, ok := writesItselfByType.Load(t); ok {
+		return w.(bool)
+	}
+	w := t.Implements(marshalerType) || reflect.PointerTo(t).Implements(marshalerType) ||
+		t.Implements(textMarshalerType) || reflect.PointerTo(t).Implements(textMarshalerType)
+	writesItselfByType.Store(t, w)
+	return w
+}
+
+// writesItselfByType caches writesItself; types never change while a
+// process runs.
+var writesItselfByType sync.Map // reflect.Type → bool
+
+func compareObjectsByReflection(old, new any, t *Type) (*Comparison, error) {
+	c := &Comparison{Added: fieldpath.NewSet(), Removed: fieldpath.NewSet(), Modified: fieldpath.NewSet()}
+	err := c.structs(nil, t, reflect.ValueOf(old).Elem(), reflect.ValueOf(new).Elem(), "", "managedFields")
+	return c, err
+}
+
+// structs compares two structs of one Go type field by field, as
+// compareFields compares their values; omit is a field left out, and
+// omitInMetadata one left out of the metadata field.
+func (c *Comparison) structs(p fieldpath.Path, t *Type, l, r reflect.Value, omit, omitInMetadata string) error {
+	if t.Kind != Struct || t.Atomic {
+		return c.leafOrConvert(p, t, l, r)
+	}
+	for _, f := range fieldsOf(l.Type()) {
+		if f.name == omit {
+			continue
+		}
+		lf, lok := presentField(l, f)
+		rf, rok := presentField(r, f)
+		if !lok && !rok {
+			continue
+		}
+		ct, _ := childType(t, f.name)
+		cp := append(slices.Clip(p), fieldpath.Field(f.name))
+		if ct == nil {
+			return errorAt(cp, "field not declared in schema")
+		}
+		omitBelow := ""
+		if f.name == "metadata" {
+			omitBelow = omitInMetadata
+		}
+		if lok && rok && !f.quoted {
+			if omitBelow != "" && lf.Kind() == reflect.Struct {
+				if err := c.structs(cp, ct, lf, rf, omitBelow, ""); err != nil {
+					return err
+				}
+				continue
+			}
+			if err := c.values(cp, ct, lf, rf); err != nil {
+				return err
+			}
+			continue
+		}
+		lv, err := fieldValue(lf, lok, f, omitBelow)
+		if err != nil {
+			return err
+		}
+		rv, err := fieldValue(rf, rok, f, omitBelow)
+		if err != nil {
+			return err
+		}
+		if err := c.compare(cp, ct, lv, lok, rv, rok); err != nil {
+			return err
+		}
+	}
+	return nil
+}
+
+// presentField is a struct's field and whether encoding/json writes it
+// (reflectStructOmitting's rules).
+func presentField(v reflect.Value, f jsonField) (reflect.Value, bool) {
+	fv, ok := fieldByIndex(v, f.index)
+	if !ok || (f.omitEmpty && isEmptyValue(fv)) || (f.omitZero && isZeroValue(fv)) {
+		return reflect.Value{}, false
+	}
+	return fv, true
+}
+
+// fieldValue is a present field as a value, as reflectStructOmitting
+// writes it; nil for an absent one.
+func fieldValue(fv reflect.Value, present bool, f jsonField, omitInside string) (any, error) {
+	if !present {
+		return nil, nil
+	}
+	if omitInside != "" && fv.Kind() == reflect.Struct {
+		return reflectStructOmitting(fv, omitInside, "")
+	}
+	val, err := reflectValue(fv)
+	if err != nil || !f.quoted {
+		return val, err
+	}
+	switch q := val.(type) {
+	case json.Number:
+		return string(q), nil
+	case bool:
+		if q {
+			return "true", nil
+		}
+		return "false", nil
+	}
+	return val, nil
+}
+
+// values compares two present values of one Go type at p.
+func (c *Comparison) values(p fieldpath.Path, t *Type, l, r reflect.Value) error {
+	if writesItself(l.Type()) {
+		return c.leafOrConvert(p, t, l, r)
+	}
+	switch l.Kind() {
+	case reflect.Pointer:
+		if l.IsNil() && r.IsNil() {
+			return nil
+		}
+		if l.IsNil() || r.IsNil() {
+			return c.convert(p, t, l, r)
+		}
+		return c.values(p, t, l.Elem(), r.Elem())
+	case reflect.Struct:
+		return c.structs(p, t, l, r, "", "")
+	case reflect.Map:
+		if t.Kind != Map || t.Atomic || l.Type().Key().Kind() != reflect.String || l.Len() == 0 || r.Len() == 0 {
+			return c.leafOrConvert(p, t, l, r)
+		}
+		if reflect.DeepEqual(l.Interface(), r.Interface()) {
+			return nil
+		}
+		return c.maps(p, t, l, r)
+	case reflect.Slice:
+		if t.Kind != List || t.ListType != ListMap || l.Len() == 0 || r.Len() == 0 {
+			return c.leafOrConvert(p, t, l, r)
+		}
+		if reflect.DeepEqual(l.Interface(), r.Interface()) {
+			return nil // the usual case, cheaper than naming the elements
+		}
+		return c.items(p, t, l, r)
+	case reflect.String:
+		if l.String() == r.String() {
+			return nil
+		}
+	case reflect.Bool:
+		if l.Bool() == r.Bool() {
+			return nil
+		}
+	case reflect.Int, reflect.Int8, reflect.Int16, reflect.Int32, reflect.Int64:
+		if l.Int() == r.Int() {
+			return nil
+		}
+	default:
+		return c.leafOrConvert(p, t, l, r)
+	}
+	return c.convert(p, t, l, r)
+}
+
+// leafOrConvert: equal Go values write equal JSON, so nothing changed;
+// otherwise the values decide.
+func (c *Comparison) leafOrConvert(p fieldpath.Path, t *Type, l, r reflect.Value) error {
+	if reflect.DeepEqual(l.Interface(), r.Interface()) {
+		return nil
+	}
+	return c.convert(p, t, l, r)
+}
+
+// convert compares two present Go values by their JSON values.
+func (c *Comparison) convert(p fieldpath.Path, t *Type, l, r reflect.Value) error {
+	lv, err := reflectValue(l)
+	if err != nil {
+		return err
+	}
+	rv, err := reflectValue(r)
+	if err != nil {
+		return err
+	}
+	return c.compare(p, t, lv, true, rv, true)
+}
+
+// maps compares two non-empty maps with string keys key by key.
+func (c *Comparison) maps(p fieldpath.Path, t *Type, l, r reflect.Value) error {
+	iter := l.MapRange()
+	for iter.Next() {
+		cp := append(slices.Clip(p), fieldpath.Field(iter.Key().String()))
+		rv := r.MapIndex(iter.Key())
+		if rv.IsValid() {
+			if err := c.values(cp, t.Elem, iter.Value(), rv); err != nil {
+				return err
+			}
+			continue
+		}
+		if err := c.oneSide(cp, t.Elem, iter.Value(), true); err != nil {
+			return err
+		}
+	}
+	iter = r.MapRange()
+	for iter.Next() {
+		if l.MapIndex(iter.Key()).IsValid() {
+			continue
+		}
+		cp := append(slices.Clip(p), fieldpath.Field(iter.Key().String()))
+		if err := c.oneSide(cp, t.Elem, iter.Value(), false); err != nil {
+			return err
+		}
+	}
+	return nil
+}
+
+// oneSide records a value present only in the old (removed) or only in
+// the new object, with everything below it.
+func (c *Comparison) oneSide(p fieldpath.Path, t *Type, v reflect.Value, old bool) error {
+	val, err := reflectValue(v)
+	if err != nil {
+		return err
+	}
+	if old {
+		return c.compare(p, t, val, true, nil, false)
+	}
+	return c.compare(p, t, nil, false, val, true)
+}
+
+// items compares two non-empty map lists element by element, matched by
+// their keys. Elements that are not structs, lack their keys or repeat a
+// key are left to compareItems, which knows what Kubernetes does there.
+func (c *Comparison) items(p fieldpath.Path, t *Type, l, r reflect.Value) error {
+	lk, lok := itemKeys(t, l)
+	rk, rok := itemKeys(t, r)
+	if !lok || !rok {
+		return c.convert(p, t, l, r)
+	}
+	at := make(map[string]int, len(lk))
+	for i, k := range lk {
+		at[elementKey(k)] = i
+	}
+	matched := make([]bool, len(lk))
+	for j, k := range rk {
+		ip := append(slices.Clip(p), k)
+		i, ok := at[elementKey(k)]
+		if !ok {
+			if err := c.oneSide(ip, t.Elem, r.Index(j), false); err != nil {
+				return err
+			}
+			continue
+		}
+		matched[i] = true
+		if reflect.DeepEqual(l.Index(i).Interface(), r.Index(j).Interface()) {
+			continue
+		}
+		if err := c.values(ip, t.Elem, l.Index(i), r.Index(j)); err != nil {
+			return err
+		}
+	}
+	for i, k := range lk {
+		if !matched[i] {
+			ip := append(slices.Clip(p), k)
+			if err := c.oneSide(ip, t.Elem, l.Index(i), true); err != nil {
+				return err
+			}
+		}
+	}
+	return nil
+}
+
+// itemKeys names each element of a map list by its key fields, reading
+// only those; false if an element is not a struct, has no key or repeats
+// one.
+func itemKeys(t *Type, s reflect.Value) ([]fieldpath.PathElement, bool) {
+	out := make([]fieldpath.PathElement, 0, s.Len())
+	seen := make(map[string]bool, s.Len())
+	for i := range s.Len() {
+		e := s.Index(i)
+		if e.Kind() == reflect.Pointer {
+			if e.IsNil() {
+				return nil, false
+			}
+			e = e.Elem()
+		}
+		if e.Kind() != reflect.Struct || writesItself(e.Type()) {
+			return nil, false
+		}
+		keys := make(map[string]any, len(t.Keys))
+		for _, f := range fieldsOf(e.Type()) {
+			if !slices.Contains(t.Keys, f.name) {
+				continue
+			}
+			fv, ok := presentField(e, f)
+			if !ok {
+				continue
+			}
+			v, err := fieldValue(fv, true, f, "")
+			if err != nil {
+				return nil, false
+			}
+			keys[f.name] = v
+		}
+		pe, err := listItemElement(t, keys)
+		if err != nil {
+			return nil, false
+		}
+		k := elementKey(pe)
+		if seen[k] {
+			return nil, false
+		}
+		seen[k] = true
+		out = append(out, pe)
+	}
+	return out, true
+}

@@ -1,0 +1,179 @@
+package typed
+
+import (
+	"reflect"
+	"testing"
+
+	"github.com/stretchr/testify/assert"
+	"github.com/stretchr/testify/require"
+
+	"kubeloop/api"
+)
+
+// mutation changes the n-th place of an object that it can change, and
+// reports whether there was one.
+type mutation func(v reflect.Value, n *int) bool
+
+// mutate walks v in field order and applies change at the n-th place it
+// fits (counting down n); types that write themselves are left alone.
+func mutate(v reflect.Value, n *int, change func(reflect.Value) bool) bool {
+	t := v.Type()
+	if t.Implements(marshalerType) || reflect.PointerTo(t).Implements(marshalerType) {
+		return false
+	}
+	if change(v) {
+		if *n == 0 {
+			return true
+		}
+		*n--
+		return false
+	}
+	switch t.Kind() {
+	case reflect.Pointer:
+		if !v.IsNil() {
+			return mutate(v.Elem(), n, change)
+		}
+	case reflect.Struct:
+		for i := range t.NumField() {
+			if t.Field(i).IsExported() && mutate(v.Field(i), n, change) {
+				return true
+			}
+		}
+	case reflect.Slice:
+		for i := range v.Len() {
+			if mutate(v.Index(i), n, change) {
+				return true
+			}
+		}
+	case reflect.Map:
+		// map values are not settable: rebuild the map around a copy
+		for _, k := range v.MapKeys() {
+			e := reflect.New(t.Elem()).Elem()
+			e.Set(v.MapIndex(k))
+			if mutate(e, n, change) {
+				v.SetMapIndex(k, e)
+				return true
+			}
+		}
+	}
+	return false
+}
+
+// changes are the edits an update makes: a scalar changed, a list, map or
+// pointer dropped, a list element or map entry added.
+var changes = map[string]func(reflect.Value) bool{
+	"scalar": func(v reflect.Value) bool {
+		switch v.Kind() {
+		case reflect.String:
+			v.SetString(v.String() + "y")
+		case reflect.Bool:
+			v.SetBool(!v.Bool())
+		case reflect.Int, reflect.Int8, reflect.Int16, reflect.Int32, reflect.Int64:
+			v.SetInt(v.Int() + 1)
+		default:
+			return false
+		}
+		return true
+	},
+	"drop": func(v reflect.Value) bool {
+		switch v.Kind() {
+		case reflect.Slice, reflect.Map, reflect.Pointer:
+			if v.IsNil() {
+				return false
+			}
+			v.Set(reflect.Zero(v.Type()))
+			return true
+		}
+		return false
+	},
+	"add": func(v reflect.Value) bool {
+		switch v.Kind() {
+		case reflect.Slice:
+			if v.Len() == 0 || v.Type().Elem().Kind() == reflect.Uint8 {
+				return false
+			}
+			e := reflect.New(v.Type().Elem()).Elem()
+			fill(e, 8)
+			n := 0
+			mutate(e, &n, func(s reflect.Value) bool {
+				if s.Kind() == reflect.String {
+					s.SetString("z")
+				}
+				return false
+			})
+			v.Set(reflect.Append(v, e))
+			return true
+		case reflect.Map:
+			if v.Len() == 0 || v.Type().Key().Kind() != reflect.String {
+				return false
+			}
+			e := reflect.New(v.Type().Elem()).Elem()
+			fill(e, 8)
+			v.SetMapIndex(reflect.ValueOf("added").Convert(v.Type().Key()), e)
+			return true
+		}
+		return false
+	},
+}
+
+func TestCompareObjectsEqualsCompareOfValues(t *testing.T) {
+	objs := []api.Object{examplePod()}
+	for _, info := range api.Builtin().All() {
+		filled := info.New()
+		fill(reflect.ValueOf(filled).Elem(), 12)
+		objs = append(objs, filled)
+	}
+	cases := 0
+	check := func(old, updated api.Object, what string) {
+		t.Helper()
+		schema := ForObject(old)
+		want, wantErr := compareObjectsByValue(old, updated, schema)
+		got, gotErr := compareObjectsByReflection(old, updated, schema)
+		if wantErr != nil || gotErr != nil {
+			assert.Equal(t, wantErr, gotErr, "%T %s", old, what)
+			return
+		}
+		cases++
+		assert.True(t, want.Added.Equals(got.Added), "%T %s added: want\n%s\ngot\n%s", old, what, want.Added, got.Added)
+		assert.True(t, want.Removed.Equals(got.Removed), "%T %s removed: want\n%s\ngot\n%s", old, what, want.Removed, got.Removed)
+		assert.True(t, want.Modified.Equals(got.Modified), "%T %s modified: want\n%s\ngot\n%s", old, what, want.Modified, got.Modified)
+	}
+	for _, obj := range objs {
+		empty := reflect.New(reflect.TypeOf(obj).Elem()).Interface().(api.Object)
+		check(empty, obj, "create")
+		check(obj, empty, "emptied")
+		check(obj, obj.DeepCopyObject(), "unchanged")
+		for name, change := range changes {
+			// every place on the small pod, about 20 spread over the others
+			places := 1 << 30
+			mutate(reflect.ValueOf(obj.DeepCopyObject()).Elem(), &places, change)
+			places = 1<<30 - places
+			step := max(1, places/20)
+			if obj == objs[0] {
+				step = 1
+			}
+			for i := 0; i < places; i += step {
+				updated := obj.DeepCopyObject()
+				n := i
+				require.True(t, mutate(reflect.ValueOf(updated).Elem(), &n, change))
+				check(obj, updated, name)
+				check(updated, obj, name+" reversed")
+			}
+		}
+	}
+	require.Greater(t, cases, 500, "the mutations reached the objects' fields")
+}
+
+func TestCompareObjectsOfAnUpdatedPod(t *testing.T) {
+	old := examplePod()
+	updated := old.DeepCopyObject().(*api.Pod)
+	updated.Spec.Containers[0].Image = "nginx:2"
+	updated.Labels["tier"] = "front"
+	updated.Spec.Containers[0].Ports = updated.Spec.Containers[0].Ports[1:]
+	c, err := CompareObjects(old, updated, ForObject(old))
+	require.NoError(t, err)
+	assert.Equal(t, ".metadata.labels.tier\n", c.Added.String())
+	assert.Equal(t, ".spec.containers[name=\"c\"].image\n", c.Modified.String())
+	assert.Equal(t, ".spec.containers[name=\"c\"].ports[containerPort=80,protocol=\"TCP\"]\n"+
+		".spec.containers[name=\"c\"].ports[containerPort=80,protocol=\"TCP\"].containerPort\n", c.Removed.String())
+}
