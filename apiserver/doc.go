@@ -29,7 +29,7 @@
 //     (verb patch, group apps, resource replicasets, subresource scale).
 //  2. endpoints.APIHandler routes it to the handler the installer made for
 //     replicasets/scale and verb patch: handlers.PatchResource over the
-//     scale's REST storage (replicaset.ScaleREST).
+//     scale's REST storage (generic.ScaleREST).
 //  3. PatchResource reads the patch and hands the registry an
 //     UpdatedObjectInfo: "apply this patch to whatever is stored, decode
 //     it, check it against the URL, run mutating admission".

@@ -140,13 +140,18 @@ func (h *ResourceHandler) ServeHTTP(w http.ResponseWriter, r *http.Request) {
 }
 
 // fieldManagerFor tracks managedFields where a write changes the
-// resource's own object: the resource and its status. Other subresources
-// (scale, binding) write objects of another kind and are not tracked
-// (Kubernetes converts scale's managed fields; we do not). The schema is
-// the kind's Go type's, or the one the storage gives (a custom resource's,
-// from its CRD). Without a status subresource the main resource owns
-// status like any field.
+// resource's own object (the resource and its status) and on scale, whose
+// Scale has a field manager of its own while the registry moves the
+// ownership of replicas between the object and the Scale
+// (generic.ScaleREST, fieldmanager.ScaleHandler), as in Kubernetes. A
+// binding is not tracked: Kubernetes' binding storage sets the pod's node
+// without its field manager. The schema is the kind's Go type's, or the
+// one the storage gives (a custom resource's, from its CRD). Without a
+// status subresource the main resource owns status like any field.
 func fieldManagerFor(storage rest.Storage, sub string, kind, own api.KindInfo, hasStatus bool) *fieldmanager.FieldManager {
+	if sub == "scale" {
+		return fieldmanager.NewFieldManager(typed.ForObject(storage.New()), kind.GroupVersion(), sub)
+	}
 	if (sub != "" && sub != "status") || kind != own {
 		return nil
 	}
@@ -262,8 +267,7 @@ func (re *resourceEndpoints) serve(w http.ResponseWriter, r *http.Request, ri *r
 	if ri.Subresource != "" {
 		h, ok := verbs[ri.Verb]
 		if !ok {
-			gr := api.GroupResource{Group: info.Group, Resource: info.Resource + "/" + ri.Subresource}
-			responsewriters.WriteStatus(w, api.NewMethodNotSupported(gr, ri.Verb))
+			responsewriters.WriteStatus(w, methodNotAllowed())
 			return
 		}
 		h.ServeHTTP(w, r)
@@ -288,6 +292,22 @@ func (re *resourceEndpoints) serve(w http.ResponseWriter, r *http.Request, ri *r
 		return
 	}
 	h.ServeHTTP(w, r)
+}
+
+// methodNotAllowed is the 405 for a verb a subresource does not serve
+// (a PATCH or apply of pods/NAME/binding, which only takes a POST).
+// Kubernetes has no route for it, and go-restful's 405 becomes this
+// generic Status (server/handler.go serviceErrorHandler,
+// apimachinery errors.NewGenericServerResponse).
+func methodNotAllowed() *api.StatusError {
+	return &api.StatusError{ErrStatus: api.Status{
+		TypeMeta: api.TypeMeta{Kind: "Status", APIVersion: "v1"},
+		Status:   api.StatusFailure,
+		Message:  "the server does not allow this method on the requested resource",
+		Reason:   api.StatusReasonMethodNotAllowed,
+		Details:  &api.StatusDetails{},
+		Code:     http.StatusMethodNotAllowed,
+	}}
 }
 
 // NotFoundResource is notFoundResource for the custom resource handler,

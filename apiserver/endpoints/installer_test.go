@@ -25,3 +25,15 @@ func TestPostToObjectURLIsMethodNotAllowed(t *testing.T) {
 	require.Equal(t, http.StatusMethodNotAllowed, resp.Code, resp.Body)
 	assert.Equal(t, "MethodNotAllowed", resp.Obj(t)["reason"])
 }
+
+// pods/NAME/binding takes only a POST. Kubernetes registers no other route
+// for it, so a PATCH (an apply, as here, or any other) is go-restful's 405,
+// written as this generic Status.
+func TestApplyToBindingIsKubernetesMethodNotAllowed(t *testing.T) {
+	ns := newNamespace(t)
+	resp := do(t, "PATCH", "/api/v1/namespaces/"+ns+"/pods/p/binding?fieldManager=m", "application/apply-patch+yaml",
+		`{"apiVersion":"v1","kind":"Binding","metadata":{"name":"p"},"target":{"kind":"Node","name":"n"}}`)
+	require.Equal(t, http.StatusMethodNotAllowed, resp.Code, resp.Body)
+	assert.JSONEq(t, `{"kind":"Status","apiVersion":"v1","metadata":{},"status":"Failure",
+		"message":"the server does not allow this method on the requested resource","reason":"MethodNotAllowed","details":{},"code":405}`, resp.Body)
+}

@@ -1,6 +1,7 @@
 package crdserving_test
 
 import (
+	"fmt"
 	"net/http"
 	"testing"
 
@@ -58,4 +59,39 @@ func TestScaleSubresourceReadsAndWritesTheCRDsPaths(t *testing.T) {
 	// The write goes through the schema: 11 is above the maximum.
 	over := srv.Do(t, "PATCH", widgets(group, ns)+"/sc/scale", "application/merge-patch+json", `{"spec":{"replicas":11}}`)
 	assert.Equal(t, http.StatusUnprocessableEntity, over.Code, over.Body)
+}
+
+// An apply through a custom resource's /scale moves spec.replicas to the
+// applier as for the built-in kinds, and goes through the CRD's schema.
+func TestScaleSubresourceApplyMovesReplicasOwnership(t *testing.T) {
+	group := createCRD(t, widgetCRD)
+	ns := srv.NewNamespace(t)
+	require.Equal(t, http.StatusCreated, srv.Do(t, "POST", widgets(group, ns)+"?fieldManager=creator", "", withGroup(widget("ap", "blue", 2), group)).Code)
+	scale := func(n int) string {
+		return fmt.Sprintf(`{"apiVersion":"autoscaling/v1","kind":"Scale","metadata":{"name":"ap"},"spec":{"replicas":%d}}`, n)
+	}
+	const apply = "application/apply-patch+yaml"
+
+	c := srv.Do(t, "PATCH", widgets(group, ns)+"/ap/scale?fieldManager=scaler", apply, scale(4))
+	require.Equal(t, http.StatusConflict, c.Code, c.Body)
+	assert.Equal(t, `Apply failed with 1 conflict: conflict with "creator" using autoscaling/v1: .spec.replicas`, c.Obj(t)["message"])
+
+	p := srv.Do(t, "PATCH", widgets(group, ns)+"/ap/scale?fieldManager=scaler&force=true", apply, scale(4))
+	require.Equal(t, http.StatusOK, p.Code, p.Body)
+	obj := srv.Do(t, "GET", widgets(group, ns)+"/ap", "", "").Obj(t)
+	assert.Equal(t, float64(4), apiservertest.Get(obj, "spec", "replicas"))
+	entries := map[string]any{}
+	for _, e := range apiservertest.Get(obj, "metadata", "managedFields").([]any) {
+		m := e.(map[string]any)
+		entries[fmt.Sprint(m["manager"], "/", m["operation"], "/", m["apiVersion"], "/", m["subresource"], "/time:", m["time"] != nil)] = m["fieldsV1"]
+	}
+	assert.Equal(t, map[string]any{"f:spec": map[string]any{"f:replicas": map[string]any{}}}, entries["scaler/Apply/"+group+"/v1/scale/time:false"], "entries: %v", entries)
+	assert.NotContains(t, apiservertest.Get(entries["creator/Update/"+group+"/v1/<nil>/time:true"].(map[string]any), "f:spec"), "f:replicas")
+
+	// The CRD's rules still hold: a blue widget does not scale past 5.
+	rv := apiservertest.Get(obj, "metadata", "resourceVersion")
+	bad := srv.Do(t, "PATCH", widgets(group, ns)+"/ap/scale?fieldManager=scaler", apply, scale(6))
+	require.Equal(t, http.StatusUnprocessableEntity, bad.Code, bad.Body)
+	assert.Contains(t, bad.Obj(t)["message"], "only red widgets scale past 5")
+	assert.Equal(t, rv, apiservertest.Get(srv.Do(t, "GET", widgets(group, ns)+"/ap", "", "").Obj(t), "metadata", "resourceVersion"), "nothing stored")
 }

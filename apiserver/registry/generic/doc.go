@@ -1,7 +1,10 @@
 // Package generic is the registry's kind-independent half: Store, the REST
 // storage of one resource made from its strategies over its storage (etcd
 // behind the watch cache), DefaultStrategy for kinds with nothing of their
-// own, and StatusREST for the status subresource.
+// own, StatusREST for the status subresource, and ScaleREST for the scale
+// subresource of every kind that has one (a kind gives only its Scale
+// view, a Scaler: ReplicaSets, Deployments and custom resources share the
+// rest, which Kubernetes writes out once per kind).
 //
 // Where it sits on the spine: below the endpoint handlers, above
 // store/watchcache. Store.Create, Update and Delete are where a write

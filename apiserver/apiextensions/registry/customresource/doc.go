@@ -23,7 +23,7 @@
 // Kubernetes counterparts (v1.37.2), in staging/src/k8s.io/apiextensions-apiserver:
 // pkg/registry/customresource/strategy.go (customResourceStrategy,
 // PrepareForCreate, PrepareForUpdate, Validate, ValidateUpdate),
-// status_strategy.go, etcd.go (NewStorage, ScaleREST, scaleFromCustomResource),
+// status_strategy.go, etcd.go (NewStorage, scaleFromCustomResource; ScaleREST is generic.ScaleREST),
 // validator.go, tableconvertor/tableconvertor.go, and
 // pkg/apiserver/customresource_handler.go (schemaCoercingDecoder,
 // unstructuredDefaulter, the selectable fields).

@@ -1,118 +1,71 @@
 package customresource
 
 import (
-	"context"
 	"fmt"
 	"strings"
 
 	"kubeloop/api"
-	"kubeloop/apiserver/admission"
+	"kubeloop/apiserver/fieldmanager/fieldpath"
 	"kubeloop/apiserver/registry/generic"
-	"kubeloop/apiserver/registry/rest"
 )
 
-// ScaleREST serves <plural>/NAME/scale: an autoscaling/v1 Scale read from
-// and written to the paths of the CRD's scale subresource, through the
-// custom resource's own store (so the write is validated like any other).
-// Kubernetes: pkg/registry/customresource/etcd.go (ScaleREST,
-// scaleFromCustomResource, scaleUpdatedObjectInfo).
-type ScaleREST struct {
-	store *generic.Store
+// scaler is the Scale view of a custom resource, read from and written to
+// the paths of the CRD's scale subresource; generic.ScaleREST serves it
+// through the custom resource's own store, so the write is validated like
+// any other. Kubernetes: pkg/registry/customresource/etcd.go
+// (scaleFromCustomResource, scaleUpdatedObjectInfo).
+type scaler struct {
 	scale *api.CustomResourceSubresourceScale
 }
 
-var (
-	_ rest.Patcher                  = (*ScaleREST)(nil)
-	_ rest.GroupVersionKindProvider = (*ScaleREST)(nil)
-)
-
-// New is an empty Scale.
-func (r *ScaleREST) New() api.Object { return api.NewScale() }
-
-// GroupVersionKind is autoscaling/v1 Scale.
-func (r *ScaleREST) GroupVersionKind() api.KindInfo {
-	k, _ := api.SubresourceKind("scale")
-	return k
-}
-
-// Get reads the custom resource and answers its Scale.
-func (r *ScaleREST) Get(ctx context.Context, name string, opts *rest.GetOptions) (api.Object, error) {
-	obj, err := r.store.Get(ctx, name, opts)
-	if err != nil {
-		return nil, err
-	}
-	return r.scaleOf(obj.(*api.Unstructured))
-}
-
-// Update writes the new Scale's replicas into specReplicasPath.
-func (r *ScaleREST) Update(ctx context.Context, name string, objInfo rest.UpdatedObjectInfo, updateValidation rest.ValidateObjectUpdateFunc, opts *rest.UpdateOptions) (api.Object, error) {
-	out, err := r.store.Update(ctx, name, &scaleUpdate{r: r, name: name, req: objInfo}, updateValidation, opts)
-	if err != nil {
-		return nil, err
-	}
-	return r.scaleOf(out.(*api.Unstructured))
-}
-
-type scaleUpdate struct {
-	r    *ScaleREST
-	name string
-	req  rest.UpdatedObjectInfo
-}
-
-func (i *scaleUpdate) UpdatedObject(ctx context.Context, old api.Object) (api.Object, error) {
-	u := old.(*api.Unstructured)
-	oldScale, err := i.r.scaleOf(u)
-	if err != nil {
-		return nil, err
-	}
-	obj, err := i.req.UpdatedObject(ctx, oldScale)
-	if err != nil {
-		return nil, err
-	}
-	scale, ok := obj.(*api.Scale)
+// ScaleOf is the Scale view of u: a missing replicas path reads as 0.
+func (s scaler) ScaleOf(obj api.Object) (*api.Scale, error) {
+	u, ok := obj.(*api.Unstructured)
 	if !ok {
-		return nil, api.NewBadRequest(fmt.Sprintf("expected input object type to be Scale, but %T", obj))
+		return nil, fmt.Errorf("scale of %T is not supported", obj)
 	}
-	if scale.Name != "" && scale.Name != i.name {
-		return nil, api.NewBadRequest(fmt.Sprintf("the name of the object (%s) does not match the name on the URL (%s)", scale.Name, i.name))
-	}
-	if err := admission.ValidateUpdate(i.r.store.Info, "scale", scale, oldScale); err != nil {
-		return nil, err
-	}
-	u.ResourceVersion = scale.ResourceVersion
-	if u.Content == nil {
-		u.Content = map[string]any{}
-	}
-	api.SetNestedField(u.Content, int64(scale.Spec.Replicas), pathFields(i.r.scale.SpecReplicasPath)...)
-	return u, nil
-}
-
-// scaleOf is the Scale view of u: a missing replicas path reads as 0.
-func (r *ScaleREST) scaleOf(u *api.Unstructured) (*api.Scale, error) {
-	sc := api.NewScale()
-	sc.ObjectMeta = api.ObjectMeta{
-		Name: u.Name, Namespace: u.Namespace, UID: u.UID,
-		ResourceVersion: u.ResourceVersion, CreationTimestamp: u.CreationTimestamp,
-	}
-	spec, err := replicasAt(u, r.scale.SpecReplicasPath)
+	spec, err := replicasAt(u, s.scale.SpecReplicasPath)
 	if err != nil {
 		return nil, err
 	}
-	status, err := replicasAt(u, r.scale.StatusReplicasPath)
+	status, err := replicasAt(u, s.scale.StatusReplicasPath)
 	if err != nil {
 		return nil, err
 	}
+	sc := generic.NewScaleOf(&u.ObjectMeta)
 	sc.Spec.Replicas, sc.Status.Replicas = spec, status
-	if r.scale.LabelSelectorPath != nil {
-		if v, ok := api.NestedField(u.Content, pathFields(*r.scale.LabelSelectorPath)...); ok {
-			s, isString := v.(string)
+	if s.scale.LabelSelectorPath != nil {
+		if v, ok := api.NestedField(u.Content, pathFields(*s.scale.LabelSelectorPath)...); ok {
+			sel, isString := v.(string)
 			if !isString {
-				return nil, api.NewInternalError(fmt.Errorf("the value at %s is not a string", *r.scale.LabelSelectorPath))
+				return nil, api.NewInternalError(fmt.Errorf("the value at %s is not a string", *s.scale.LabelSelectorPath))
 			}
-			sc.Status.Selector = s
+			sc.Status.Selector = sel
 		}
 	}
 	return sc, nil
+}
+
+// SetReplicas writes replicas at specReplicasPath.
+func (s scaler) SetReplicas(obj api.Object, replicas int32) error {
+	u, ok := obj.(*api.Unstructured)
+	if !ok {
+		return fmt.Errorf("scale of %T is not supported", obj)
+	}
+	if u.Content == nil {
+		u.Content = map[string]any{}
+	}
+	api.SetNestedField(u.Content, int64(replicas), pathFields(s.scale.SpecReplicasPath)...)
+	return nil
+}
+
+// ReplicasPath is specReplicasPath as a field path.
+func (s scaler) ReplicasPath() fieldpath.Path {
+	var p fieldpath.Path
+	for _, name := range pathFields(s.scale.SpecReplicasPath) {
+		p = append(p, fieldpath.Field(name))
+	}
+	return p
 }
 
 func replicasAt(u *api.Unstructured, path string) (int32, error) {

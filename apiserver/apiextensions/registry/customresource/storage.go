@@ -33,7 +33,7 @@ func NewStorage(o generic.Options, v *Version, storageVersion string) (map[strin
 		out["status"] = generic.NewStatusRESTFromStore(&status)
 	}
 	if v.Scale != nil {
-		out["scale"] = &ScaleREST{store: store, scale: v.Scale}
+		out["scale"] = generic.NewScaleREST(store, scaler{scale: v.Scale})
 	}
 	return out, nil
 }

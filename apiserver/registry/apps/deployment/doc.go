@@ -11,7 +11,8 @@
 // (deploymentStrategy.PrepareForCreate, PrepareForUpdate, Validate,
 // ValidateUpdate; deploymentStatusStrategy) and
 // pkg/registry/apps/deployment/storage/storage.go (NewStorage, ScaleREST,
-// scaleUpdatedObjectInfo, scaleFromDeployment).
+// scaleUpdatedObjectInfo, scaleFromDeployment); ScaleREST is
+// generic.ScaleREST over this package's Scale view (storage.go scaler).
 //
 // What we simplify: one API version (apps/v1), so there is no
 // extensions/v1beta1 or apps/v1beta2 Scale and no rollback subresource

@@ -3,10 +3,11 @@
 //
 // Where it sits: spine arrow 1 of "scale to 5" lands here (reading-path
 // step 2, docs/reading-path.md). `kubectl
-// scale` patches replicasets/NAME/scale; ScaleREST turns the Scale into a
-// change of spec.replicas and writes it through the ReplicaSet's generic
-// Store, whose strategy bumps metadata.generation, so the ReplicaSet
-// controller sees a new spec.
+// scale` patches replicasets/NAME/scale; generic.ScaleREST, with this
+// package's Scale view of a ReplicaSet (storage.go scaler), turns the
+// Scale into a change of spec.replicas and writes it through the
+// ReplicaSet's generic Store, whose strategy bumps metadata.generation, so
+// the ReplicaSet controller sees a new spec.
 //
 // Kubernetes counterparts (v1.37.2): pkg/registry/apps/replicaset/strategy.go
 // (rsStrategy, rsStatusStrategy) and pkg/registry/apps/replicaset/storage/

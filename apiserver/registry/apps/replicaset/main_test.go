@@ -32,4 +32,5 @@ func rsJSON(name string, replicas int) string { return apiservertest.ReplicaSetJ
 
 const (
 	mergePatchType = "application/merge-patch+json"
+	applyPatchType = "application/apply-patch+yaml"
 )

@@ -56,3 +56,66 @@ func TestReplicaSetSelectorMustMatchTemplate(t *testing.T) {
 	require.Equal(t, http.StatusUnprocessableEntity, resp.Code, resp.Body)
 	assert.Contains(t, resp.Obj(t)["message"], "selector")
 }
+
+// An apply through /scale takes .spec.replicas from the ReplicaSet's
+// creator (with force) and is recorded in the ReplicaSet's managedFields
+// as Kubernetes' ScaleHandler writes it: the applier's entry in apps/v1,
+// subresource scale, no time.
+func TestScaleApplyTakesReplicasFromTheCreator(t *testing.T) {
+	ns := newNamespace(t)
+	path := "/apis/apps/v1/namespaces/" + ns + "/replicasets"
+	require.Equal(t, http.StatusCreated, do(t, "POST", path+"?fieldManager=creator", "", rsJSON("rs1", 2)).Code)
+	scale := `{"apiVersion":"autoscaling/v1","kind":"Scale","metadata":{"name":"rs1"},"spec":{"replicas":4}}`
+
+	resp := do(t, "PATCH", path+"/rs1/scale?fieldManager=scaler", applyPatchType, scale)
+	require.Equal(t, http.StatusConflict, resp.Code, resp.Body)
+	assert.Equal(t, `Apply failed with 1 conflict: conflict with "creator" using autoscaling/v1: .spec.replicas`, resp.Obj(t)["message"])
+
+	resp = do(t, "PATCH", path+"/rs1/scale?fieldManager=scaler&force=true", applyPatchType, scale)
+	require.Equal(t, http.StatusOK, resp.Code, resp.Body)
+	assert.EqualValues(t, 4, get(resp.Obj(t), "spec", "replicas"))
+	rs := do(t, "GET", path+"/rs1", "", "").Obj(t)
+	assert.EqualValues(t, 4, get(rs, "spec", "replicas"))
+	byManager := map[string]map[string]any{}
+	for _, e := range get(rs, "metadata", "managedFields").([]any) {
+		byManager[e.(map[string]any)["manager"].(string)] = e.(map[string]any)
+	}
+	assert.Equal(t, map[string]any{"manager": "scaler", "operation": "Apply", "apiVersion": "apps/v1", "subresource": "scale",
+		"fieldsType": "FieldsV1", "fieldsV1": map[string]any{"f:spec": map[string]any{"f:replicas": map[string]any{}}}}, byManager["scaler"])
+	assert.NotContains(t, get(byManager["creator"], "fieldsV1", "f:spec"), "f:replicas")
+}
+
+// Bad applies to /scale are refused with Kubernetes' answers and change
+// nothing.
+func TestScaleApplyRefusesBadInputAndStoresNothing(t *testing.T) {
+	ns := newNamespace(t)
+	path := "/apis/apps/v1/namespaces/" + ns + "/replicasets"
+	require.Equal(t, http.StatusCreated, do(t, "POST", path, "", rsJSON("rs1", 2)).Code)
+	before := do(t, "GET", path+"/rs1", "", "").Obj(t)
+	for name, tc := range map[string]struct {
+		query, body string
+		code        int
+		message     string
+	}{
+		"no field manager": {"", `{"apiVersion":"autoscaling/v1","kind":"Scale","spec":{"replicas":3}}`, http.StatusUnprocessableEntity,
+			`PatchOptions.meta.k8s.io "" is invalid: fieldManager: Required value: is required for apply patch`},
+		"the object's kind, not Scale": {"?fieldManager=m", `{"apiVersion":"apps/v1","kind":"ReplicaSet","spec":{"replicas":3}}`, http.StatusBadRequest,
+			"Incorrect version specified in apply patch. Specified patch version: apps/v1, expected: autoscaling/v1"},
+		"negative replicas": {"?fieldManager=m&force=true", `{"apiVersion":"autoscaling/v1","kind":"Scale","spec":{"replicas":-1}}`, http.StatusUnprocessableEntity,
+			"spec.replicas"},
+		"a field Scale does not have": {"?fieldManager=m&force=true", `{"apiVersion":"autoscaling/v1","kind":"Scale","spec":{"replicas":3,"paused":true}}`, http.StatusUnprocessableEntity,
+			`Scale.autoscaling "rs1" is invalid: spec.paused: field not declared in schema`},
+		"not YAML": {"?fieldManager=m", "{spec: [", http.StatusBadRequest, "error decoding patch"},
+	} {
+		t.Run(name, func(t *testing.T) {
+			resp := do(t, "PATCH", path+"/rs1/scale"+tc.query, applyPatchType, tc.body)
+			require.Equal(t, tc.code, resp.Code, resp.Body)
+			assert.Contains(t, resp.Obj(t)["message"], tc.message)
+		})
+	}
+	after := do(t, "GET", path+"/rs1", "", "").Obj(t)
+	assert.Equal(t, get(before, "metadata", "resourceVersion"), get(after, "metadata", "resourceVersion"), "nothing was stored")
+
+	resp := do(t, "PATCH", path+"/missing/scale?fieldManager=m", applyPatchType, `{"apiVersion":"autoscaling/v1","kind":"Scale","spec":{"replicas":3}}`)
+	assert.Equal(t, http.StatusNotFound, resp.Code, "an apply to a missing object's scale creates nothing: %s", resp.Body)
+}
