@@ -300,14 +300,8 @@ func (re *resourceEndpoints) serve(w http.ResponseWriter, r *http.Request, ri *r
 // generic Status (server/handler.go serviceErrorHandler,
 // apimachinery errors.NewGenericServerResponse).
 func methodNotAllowed() *api.StatusError {
-	return &api.StatusError{ErrStatus: api.Status{
-		TypeMeta: api.TypeMeta{Kind: "Status", APIVersion: "v1"},
-		Status:   api.StatusFailure,
-		Message:  "the server does not allow this method on the requested resource",
-		Reason:   api.StatusReasonMethodNotAllowed,
-		Details:  &api.StatusDetails{},
-		Code:     http.StatusMethodNotAllowed,
-	}}
+	return genericStatus(http.StatusMethodNotAllowed, api.StatusReasonMethodNotAllowed,
+		"the server does not allow this method on the requested resource")
 }
 
 // NotFoundResource is notFoundResource for the custom resource handler,
@@ -318,12 +312,14 @@ func NotFoundResource() *api.StatusError { return notFoundResource() }
 // resource kubeloop serves. Kubernetes answers it with an empty-details
 // Status.
 func notFoundResource() *api.StatusError {
+	return genericStatus(http.StatusNotFound, api.StatusReasonNotFound, "the server could not find the requested resource")
+}
+
+// genericStatus is a Status with empty details, as Kubernetes writes for
+// requests that reach no handler (apimachinery errors.NewGenericServerResponse).
+func genericStatus(code int32, reason api.StatusReason, message string) *api.StatusError {
 	return &api.StatusError{ErrStatus: api.Status{
 		TypeMeta: api.TypeMeta{Kind: "Status", APIVersion: "v1"},
-		Status:   api.StatusFailure,
-		Message:  "the server could not find the requested resource",
-		Reason:   api.StatusReasonNotFound,
-		Details:  &api.StatusDetails{},
-		Code:     http.StatusNotFound,
+		Status:   api.StatusFailure, Message: message, Reason: reason, Details: &api.StatusDetails{}, Code: code,
 	}}
 }
