@@ -11,7 +11,9 @@ import (
 	"github.com/stretchr/testify/require"
 
 	"kubeloop/api"
+	"kubeloop/apiserver/authorization/bootstrappolicy"
 	"kubeloop/client"
+	"kubeloop/controllers"
 )
 
 // canI is `kubectl auth can-i VERB RESOURCE[/SUB] -n NS --as USER
@@ -184,4 +186,22 @@ func TestComponentKubeconfigsAuthenticateAsTheirComponent(t *testing.T) {
 	_, err = client.For[*api.Secret](cl).Namespace("default").List(testCtx(t), client.ListOptions{})
 	require.Error(t, err)
 	assert.Equal(t, `secrets is forbidden: User "system:kube-scheduler" cannot list resource "secrets" in API group "" in the namespace "default"`, err.Error())
+}
+
+// Every controller the manager can run has a ServiceAccount name, and the
+// bootstrap policy a role for exactly that account: the two tables live in
+// controllers and in the apiserver's policy, and must not drift apart.
+func TestEveryControllerAccountHasItsBootstrapRole(t *testing.T) {
+	roles := map[string]bool{}
+	for _, r := range bootstrappolicy.ControllerRoles() {
+		roles[r.Name] = true
+	}
+	accounts := controllers.ServiceAccountNames()
+	for name := range controllers.KnownControllers() {
+		account, ok := accounts[name]
+		if assert.True(t, ok, "controller %s has no service account", name) {
+			assert.True(t, roles["system:controller:"+account], "no role system:controller:%s for controller %s", account, name)
+		}
+	}
+	assert.Len(t, roles, len(accounts), "a role for every account and no other")
 }

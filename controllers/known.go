@@ -82,6 +82,30 @@ func KnownControllers() map[string]InitFunc {
 	}
 }
 
+// ServiceAccountNames maps each controller's --controllers name to the
+// ServiceAccount in kube-system it runs as with
+// --use-service-account-credentials; its ClusterRole is
+// system:controller:<account> (apiserver/authorization/bootstrappolicy's
+// ControllerRoles, kept in step by cluster's tests). Kubernetes names each
+// account where it starts the controller (cmd/kube-controller-manager/app,
+// ClientOrDie("replicaset-controller")). The labeler is the tutorial's.
+func ServiceAccountNames() map[string]string {
+	return map[string]string{
+		"replicaset":              "replicaset-controller",
+		"deployment":              "deployment-controller",
+		"job":                     "job-controller",
+		"nodelifecycle":           "node-controller",
+		"garbagecollector":        "generic-garbage-collector",
+		"namespace":               "namespace-controller",
+		"podgc":                   "pod-garbage-collector",
+		"serviceaccount":          "service-account-controller",
+		"ttl-after-finished":      "ttl-after-finished-controller",
+		"clusterrole-aggregation": "clusterrole-aggregation-controller",
+		"root-ca-cert-publisher":  "root-ca-cert-publisher",
+		"labeler":                 "labeler",
+	}
+}
+
 // disabledByDefault names the known controllers that "*" leaves out; they
 // run only when named. Kubernetes keeps such a list
 // (ControllersDisabledByDefault: bootstrapsigner, tokencleaner); kubeloop

@@ -17,7 +17,6 @@ import (
 	"github.com/prometheus/client_golang/prometheus"
 	"github.com/prometheus/client_golang/prometheus/promhttp"
 
-	"kubeloop/apiserver/authorization/bootstrappolicy"
 	"kubeloop/client"
 	"kubeloop/client/leaderelection"
 	"kubeloop/client/record"
@@ -122,7 +121,7 @@ type ManagerOptions struct {
 	// Config, the controller manager's own identity, as in Kubernetes.
 	UseServiceAccountCredentials bool
 	// ServiceAccounts maps controller names to their accounts; nil means
-	// bootstrappolicy.ControllerAccounts().
+	// ServiceAccountNames().
 	ServiceAccounts map[string]string
 }
 
@@ -162,7 +161,7 @@ func NewManager(opts ManagerOptions) (*Manager, error) {
 		opts.Known = KnownControllers()
 	}
 	if opts.ServiceAccounts == nil {
-		opts.ServiceAccounts = bootstrappolicy.ControllerAccounts()
+		opts.ServiceAccounts = ServiceAccountNames()
 	}
 	if opts.ComponentConfig == nil {
 		cfg := DefaultComponentConfig()

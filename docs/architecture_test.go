@@ -147,13 +147,7 @@ func importAllowed(rules map[string]*packageRule, from, to string) bool {
 // knownViolations are imports that break the table and are reported as
 // bugs; architecture.md names each. An entry that no longer occurs fails
 // the test, so it is removed with the fix.
-var knownViolations = map[string]bool{
-	// The controllers' ServiceAccount names (--use-service-account-
-	// credentials) are read from the apiserver's bootstrap policy; they
-	// belong in controllers/known.go, as kube-controller-manager names each
-	// controller's account where it starts it.
-	"controllers -> apiserver/authorization/bootstrappolicy": true,
-}
+var knownViolations = map[string]bool{}
 
 func TestEveryImportIsOneArchitectureAllows(t *testing.T) {
 	rules := packageTable(t)

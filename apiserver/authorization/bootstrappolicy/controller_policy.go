@@ -8,27 +8,6 @@ const ControllerNamespace = "kube-system"
 // controllerRolePrefix starts every controller role's name.
 const controllerRolePrefix = "system:controller:"
 
-// ControllerAccounts maps the controller manager's controller names (its
-// --controllers flag) to the service account each runs as with
-// --use-service-account-credentials, which is also the suffix of its role.
-// The labeler is the tutorial's controller, not Kubernetes'.
-func ControllerAccounts() map[string]string {
-	return map[string]string{
-		"replicaset":              "replicaset-controller",
-		"deployment":              "deployment-controller",
-		"job":                     "job-controller",
-		"nodelifecycle":           "node-controller",
-		"garbagecollector":        "generic-garbage-collector",
-		"namespace":               "namespace-controller",
-		"podgc":                   "pod-garbage-collector",
-		"serviceaccount":          "service-account-controller",
-		"ttl-after-finished":      "ttl-after-finished-controller",
-		"clusterrole-aggregation": "clusterrole-aggregation-controller",
-		"root-ca-cert-publisher":  "root-ca-cert-publisher",
-		"labeler":                 "labeler",
-	}
-}
-
 // ControllerRoles is one ClusterRole per controller: exactly what its
 // reconcile reads and writes. Kubernetes: controller_policy.go
 // (buildControllerRoles).
