@@ -18,7 +18,8 @@ const retryAfterSeconds = 1
 // mutatingLimit writes be served at once, and counts them in the
 // in-flight gauge. A request beyond its limit is answered at once with 429
 // TooManyRequests and Retry-After: 1, which clients honour by waiting and
-// trying again. Watches are long-running and neither counted nor limited;
+// trying again. Long-running requests (IsLongRunning: watches, exec, logs,
+// /debug/trace) are neither counted nor limited;
 // members of system:masters are never refused ("a super-admin should
 // always get an answer"). A limit ≤ 0 means no limit. It needs
 // WithRequestInfo and WithAuthentication above it. Kubernetes:
@@ -35,14 +36,15 @@ func WithMaxInFlightLimit(next http.Handler, nonMutatingLimit, mutatingLimit int
 		mutating = make(chan struct{}, mutatingLimit)
 	}
 	return http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
-		verb := "get"
-		if info, ok := request.RequestInfoFrom(r.Context()); ok {
-			verb = info.Verb
+		info, ok := request.RequestInfoFrom(r.Context())
+		if !ok {
+			info = request.NewRequestInfo(r)
 		}
-		if verb == "watch" {
+		if IsLongRunning(info) {
 			next.ServeHTTP(w, r)
 			return
 		}
+		verb := info.Verb
 		slots := mutating
 		if verb == "get" || verb == "list" {
 			slots = nonMutating

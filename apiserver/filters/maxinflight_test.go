@@ -149,3 +149,30 @@ func TestClientRetriesAfterRetryAfter(t *testing.T) {
 		t.Fatal("the client never got its create through")
 	}
 }
+
+// /debug/trace streams for as long as its client stays: it is
+// long-running, as watches are, and holds no read slot. With one read
+// slot, a read beside an open trace stream is still served.
+func TestTraceStreamHoldsNoInFlightSlot(t *testing.T) {
+	s, err := apiservertest.Start(srv.Etcd, apiserver.Config{MaxRequestsInFlight: 1, AuthorizationModes: []string{apiserver.ModeAlwaysAllow}})
+	require.NoError(t, err)
+	t.Cleanup(s.API.Close)
+	ns := s.NewNamespace(t)
+	alice := s.AsUser(t, "alice")
+
+	ctx, cancel := context.WithCancel(context.Background())
+	defer cancel()
+	req, err := http.NewRequestWithContext(ctx, "GET", s.URL+"/debug/trace", nil)
+	require.NoError(t, err)
+	stream, err := alice.Do(req)
+	require.NoError(t, err)
+	defer stream.Body.Close()
+	require.Equal(t, http.StatusOK, stream.StatusCode, "the trace stream is open")
+
+	for i := range 3 {
+		resp := s.DoAs(t, alice, context.Background(), "GET", "/api/v1/namespaces/"+ns+"/configmaps", "", "", nil)
+		require.Equal(t, http.StatusOK, resp.Code, "read %d beside the open trace stream: %s", i, resp.Body)
+	}
+	assert.True(t, isLongRunning("GET", "/debug/trace"))
+	assert.False(t, isLongRunning("GET", "/debug/traces"), "only the stream itself")
+}
