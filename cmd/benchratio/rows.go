@@ -8,7 +8,10 @@ import "strconv"
 // with "*" (path.Match) makes one row per benchmark it matches. Ref is the
 // implementation measured beside kubeloop in the same process ("etcd",
 // "client-go", "k8s.io-api", "json"); a row without Ref is an absolute
-// figure whose target applies to kubeloop's value.
+// figure whose target applies to kubeloop's value. A row with RefUnit
+// compares two figures of kubeloop's own line: configurations measured
+// interleaved inside one benchmark (Ref is then only the reference's
+// name in the table).
 //
 // Where an issue named no target, the one here is ours, and
 // docs/performance.md says so.
@@ -23,6 +26,14 @@ var rows = []row{
 	{Figure: "apiserver create JSON, p99", Bench: "BenchmarkCreateConfigMaps/json/c=64", Unit: "create-p99-ms", Target: valueAtMost(20)},
 	{Figure: "apiserver create protobuf, c=64", Bench: "BenchmarkCreateConfigMaps/protobuf/c=64", Unit: "objects/s", Ref: "etcd", Target: atLeast(0.6)},
 	{Figure: "apiserver create protobuf, p99", Bench: "BenchmarkCreateConfigMaps/protobuf/c=64", Unit: "create-p99-ms", Target: valueAtMost(20)},
+
+	// The price of authentication and RBAC (issue 18): the same HTTPS
+	// apiserver with them (a client certificate, a RoleBinding) and without
+	// them (anonymous, AlwaysAllow), interleaved in one benchmark; raw etcd
+	// beside it, informative.
+	{Figure: "apiserver create HTTPS, authn+RBAC vs none, c=64", Bench: "BenchmarkCreateConfigMapsAuth/json/c=64", Unit: "objects/s", Ref: "noauth", RefUnit: "noauth-objects/s", Target: atLeast(0.9)},
+	{Figure: "apiserver create HTTPS, authn only vs none, c=64", Bench: "BenchmarkCreateConfigMapsAuth/json/c=64", Unit: "authn-objects/s", Ref: "noauth", RefUnit: "noauth-objects/s"},
+	{Figure: "apiserver create HTTPS, authn+RBAC vs etcd, c=64", Bench: "BenchmarkCreateConfigMapsAuth/json/c=64", Unit: "objects/s", Ref: "etcd"},
 
 	// The watch cache (issue 4).
 	{Figure: "LIST 10k pods, cache vs etcd", Bench: "BenchmarkList10kPods", Unit: "ns/op", Ref: "etcd", Target: atMost(0.1)},
@@ -58,7 +69,9 @@ type row struct {
 	Bench  string
 	Unit   string
 	Ref    string
-	Target target
+	// RefUnit, when set, takes the reference from kubeloop's own line.
+	RefUnit string
+	Target  target
 }
 
 // target is what a row must reach: on the ratio kubeloop ÷ reference, or,

@@ -73,7 +73,7 @@ func evaluate(decl []row, rs runs) []line {
 			if _, ok := rs.median(base, ours, r.Unit); !ok {
 				continue
 			}
-			if r.Ref != "" && len(rs[base][r.Ref]) == 0 {
+			if r.Ref != "" && r.RefUnit == "" && len(rs[base][r.Ref]) == 0 {
 				continue
 			}
 			matched = true
@@ -95,7 +95,11 @@ func evaluateOne(r row, base string, rs runs) line {
 	l.Kubeloop = &k
 	ratio := 0.0
 	if r.Ref != "" {
-		if ref, ok := rs.median(base, r.Ref, r.Unit); ok {
+		refImpl, refUnit := r.Ref, r.Unit
+		if r.RefUnit != "" {
+			refImpl, refUnit = ours, r.RefUnit
+		}
+		if ref, ok := rs.median(base, refImpl, refUnit); ok {
 			l.Reference = &ref
 			if ref != 0 {
 				ratio = k / ref

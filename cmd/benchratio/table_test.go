@@ -97,3 +97,26 @@ BenchmarkScaleGrowth/nodes=200/kubeloop-2 1 5 ns/op 900 startup-p99-ms 3.3 cpu-m
 	require.Regexp(t, `rss-MiB\s+300\s+900\s+1900\s+6\.33×\s+≤ 2048 met`, s)
 	require.Regexp(t, `list-ms\s+—\s+—\s+—\s+—`, s)
 }
+
+// Configurations measured interleaved in one benchmark are two units of
+// kubeloop's line; a row with RefUnit compares them.
+func TestRowAgainstAnotherUnitOfTheSameLine(t *testing.T) {
+	rs := runs{}
+	for _, s := range []string{
+		"BenchmarkCreateConfigMapsAuth/json/c=64/kubeloop-2  3000  900000 ns/op  920 objects/s  990 authn-objects/s  1000 noauth-objects/s  40 create-p99-ms",
+		"BenchmarkCreateConfigMapsAuth/json/c=64/etcd-2  3000  300000 ns/op  2000 objects/s",
+	} {
+		r, ok := parseLine(s)
+		require.True(t, ok)
+		rs.add(r)
+	}
+	lines := evaluate(rows, rs)
+	l := lineFor(t, lines, "apiserver create HTTPS, authn+RBAC vs none, c=64")
+	require.InDelta(t, 920, *l.Kubeloop, 0.001)
+	require.InDelta(t, 1000, *l.Reference, 0.001)
+	require.InDelta(t, 0.92, *l.Ratio, 0.0001)
+	require.Equal(t, "noauth", l.RefName)
+	require.Equal(t, "met", verdict(l))
+	require.InDelta(t, 0.99, *lineFor(t, lines, "apiserver create HTTPS, authn only vs none, c=64").Ratio, 0.0001)
+	require.InDelta(t, 0.46, *lineFor(t, lines, "apiserver create HTTPS, authn+RBAC vs etcd, c=64").Ratio, 0.0001)
+}
