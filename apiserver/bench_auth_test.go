@@ -26,7 +26,7 @@ import (
 // costs at most 10% of the rate without them (kubeloop ≥ 0.9× noauth).
 //
 // The three arms are measured in one run, interleaved: the b.N creates of
-// each are cut into rounds of authRound, and the rounds alternate between
+// each are cut into authRounds rounds, and the rounds alternate between
 // the arms, forwards then backwards (ABC CBA ...), each arm timed on its
 // own. On a shared, busy machine the load changes from second to second,
 // and etcd grows with every object; measured one after the other, the
@@ -50,9 +50,12 @@ func BenchmarkCreateConfigMapsAuth(b *testing.B) {
 			{unit: "authn-objects/s", create: newCreator(open, alice, benchNamespace(b, open))},
 			{unit: "noauth-objects/s", create: newCreator(open, anonymous, benchNamespace(b, open))},
 		}
+		// At least authRounds rounds when b.N allows, each of at least one
+		// create per worker.
+		size := max(concurrency, b.N/authRounds)
 		b.ResetTimer()
-		for round, start := 0, 0; start < b.N; round, start = round+1, start+authRound {
-			n := min(authRound, b.N-start)
+		for round, start := 0, 0; start < b.N; round, start = round+1, start+size {
+			n := min(size, b.N-start)
 			order := slices.Clone(arms)
 			if round%2 == 1 {
 				slices.Reverse(order)
@@ -77,10 +80,9 @@ func BenchmarkCreateConfigMapsAuth(b *testing.B) {
 	})
 }
 
-// authRound is how many creates an arm makes before the next arm's turn:
-// a few per worker, long enough that the switch costs nothing, short
-// enough that the machine's load is shared fairly.
-const authRound = 256
+// authRounds is how many turns each arm gets: enough that a burst of load
+// from elsewhere on the machine falls on every arm alike.
+const authRounds = 16
 
 // authArm is one configuration of the benchmark and what it measured.
 type authArm struct {
