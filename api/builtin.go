@@ -59,7 +59,7 @@ func builtinKinds() []ResourceInfo {
 		},
 		{
 			Version: "v1", Kind: "ServiceAccount", Resource: "serviceaccounts", Singular: "serviceaccount",
-			ShortNames: []string{"sa"}, Namespaced: true,
+			ShortNames: []string{"sa"}, Namespaced: true, Subresources: []string{"token"},
 			New:     func() Object { return &ServiceAccount{} },
 			NewList: func() ListObject { return &ServiceAccountList{} },
 		},
@@ -268,6 +268,9 @@ func SubresourceKind(subresource string) (KindInfo, bool) {
 	case "finalize":
 		// namespaces/NAME/finalize reads and writes a Namespace.
 		return KindInfo{Version: "v1", Kind: "Namespace"}, true
+	case "token":
+		// serviceaccounts/NAME/token takes and answers a TokenRequest.
+		return KindInfo{Group: "authentication.k8s.io", Version: "v1", Kind: "TokenRequest"}, true
 	}
 	return KindInfo{}, false
 }
@@ -280,6 +283,8 @@ func bodyKind(obj Object) (KindInfo, bool) {
 		return SubresourceKind("binding")
 	case *Scale:
 		return SubresourceKind("scale")
+	case *TokenRequest:
+		return SubresourceKind("token")
 	case *Status:
 		return KindInfo{Version: "v1", Kind: "Status"}, true
 	}

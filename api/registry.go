@@ -26,10 +26,14 @@ type ResourceInfo struct {
 	// HasStatus: the kind has a status subresource; the main resource
 	// ignores status changes, and /status changes only status.
 	HasStatus bool
-	// Subresources other than status: "scale", "binding".
+	// Subresources other than status: "scale", "binding", "token".
 	Subresources []string
-	New          func() Object
-	NewList      func() ListObject
+	// Verbs, when set, are all the resource serves: ["create"] for the
+	// reviews, which are answered and never stored (no NewList, no etcd,
+	// no watch cache). Nil: a stored kind's every verb.
+	Verbs   []string
+	New     func() Object
+	NewList func() ListObject
 	// Fields returns the values field selectors can match, beyond
 	// metadata.name and metadata.namespace which every kind has.
 	Fields func(Object) map[string]string
@@ -138,6 +142,20 @@ func NewRegistry(infos ...ResourceInfo) *Registry {
 		r.byType[reflect.TypeOf(info.New())] = info
 	}
 	return r
+}
+
+// With is a registry of r's kinds (the same ResourceInfos) followed by
+// more: the apiserver serves the reviews beside the stored kinds.
+func (r *Registry) With(infos ...ResourceInfo) *Registry {
+	out := NewRegistry(infos...)
+	all := append(append([]*ResourceInfo(nil), r.all...), out.all...)
+	for _, info := range r.all {
+		out.byKind[info.Group+"/"+info.Kind] = info
+		out.byResource[info.GroupResource()] = info
+		out.byType[reflect.TypeOf(info.New())] = info
+	}
+	out.all = all
+	return out
 }
 
 // All returns every kind, in table order.

@@ -2090,7 +2090,8 @@ func typeDocs() map[string]typeDoc {
 			fields: map[string]string{
 				"HasSpec":              "HasSpec: changes to anything but metadata and status bump generation.",
 				"HasStatus":            "HasStatus: the kind has a status subresource; the main resource ignores status changes, and /status changes only status.",
-				"Subresources":         "Subresources other than status: \"scale\", \"binding\".",
+				"Subresources":         "Subresources other than status: \"scale\", \"binding\", \"token\".",
+				"Verbs":                "Verbs, when set, are all the resource serves: [\"create\"] for the reviews, which are answered and never stored (no NewList, no etcd, no watch cache). Nil: a stored kind's every verb.",
 				"Fields":               "Fields returns the values field selectors can match, beyond metadata.name and metadata.namespace which every kind has.",
 				"FieldLabelConversion": "FieldLabelConversion checks a field a field selector names, and may rename it, as the kind's field label conversion function does in Kubernetes. It decides which selectors are a 400, so it is not derived from Fields: Kubernetes accepts fields no object carries (a pod's status.podIPs) and refuses some it could match. nil is Kubernetes' default (see ConvertFieldLabel).",
 				"Decoded":              "Decoded, if set, is applied by the store to every object it decodes from etcd. Custom resources use it for their schema's defaults and pruning, as Kubernetes' storage codec does for them; built-in kinds have none.",

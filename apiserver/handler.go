@@ -12,8 +12,6 @@ import (
 	"kubeloop/apiserver/endpoints/handlers"
 	"kubeloop/apiserver/filters"
 	"kubeloop/apiserver/openapi"
-	authenticationreviews "kubeloop/apiserver/registry/authentication"
-	authorizationreviews "kubeloop/apiserver/registry/authorization"
 	"kubeloop/apiserver/serializer"
 )
 
@@ -22,7 +20,8 @@ import (
 // itself. Kubernetes: staging/src/k8s.io/apiserver/pkg/server/config.go
 // (DefaultBuildHandlerChain) and handler.go (APIServerHandler).
 func (s *Server) buildHandler(reg *prometheus.Registry) (http.Handler, error) {
-	oapi, err := openapi.New(s.reg, GitVersion)
+	served := s.servedRegistry()
+	oapi, err := openapi.New(served, GitVersion)
 	if err != nil {
 		return nil, fmt.Errorf("apiserver: openapi: %w", err)
 	}
@@ -30,7 +29,7 @@ func (s *Server) buildHandler(reg *prometheus.Registry) (http.Handler, error) {
 		oapi.SetCustomResources(s.customResources, s.log)
 	}
 	apis := endpoints.NewAPIHandler(endpoints.Config{
-		Registry: s.reg,
+		Registry: served,
 		Storage:  s.restStorage,
 		Scope: handlers.RequestScope{
 			Serializers: serializer.SupportedMediaTypes(),
@@ -39,7 +38,7 @@ func (s *Server) buildHandler(reg *prometheus.Registry) (http.Handler, error) {
 			Metrics:     s.metrics,
 			StopContext: s.ctx,
 		},
-		Discovery:            discovery.New(servedKinds{builtin: s.reg, custom: s.customResources}),
+		Discovery:            discovery.New(servedKinds{builtin: served, custom: s.customResources}),
 		Metrics:              s.metrics,
 		Delegate:             s.customResourcesHandler(),
 		DisableManagedFields: s.disableManagedFields,
@@ -54,10 +53,6 @@ func (s *Server) buildHandler(reg *prometheus.Registry) (http.Handler, error) {
 	mux.Handle("/openapi/v2", oapi.V2())
 	mux.Handle("/openapi/v3", oapi)
 	mux.Handle("/openapi/v3/", oapi)
-	mux.Handle(authorizationreviews.Prefix, &authorizationreviews.Handler{
-		Authorizer: s.authorizer, Resolver: s.rulesResolver(), Serializers: serializer.SupportedMediaTypes(),
-	})
-	mux.Handle(authenticationreviews.Path, &authenticationreviews.SelfSubjectReviewHandler{Serializers: serializer.SupportedMediaTypes()})
 	mux.Handle("/", apis)
 
 	// Kubernetes' order, innermost first: authorization, the in-flight

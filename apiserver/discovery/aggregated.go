@@ -130,7 +130,7 @@ func resourceDiscovery(info *api.ResourceInfo) apiResourceDiscovery {
 		ResponseKind:     &groupVersionKind{Group: info.Group, Version: info.Version, Kind: info.Kind},
 		Scope:            scope,
 		SingularResource: info.Singular,
-		Verbs:            resourceVerbs(),
+		Verbs:            verbsOf(info),
 		ShortNames:       info.ShortNames,
 		Categories:       info.Categories,
 	}
@@ -148,7 +148,7 @@ func resourceDiscovery(info *api.ResourceInfo) apiResourceDiscovery {
 		}
 		verbs := []string{"get", "patch", "update"}
 		switch sub {
-		case "binding":
+		case "binding", "token":
 			verbs = []string{"create"}
 		case "finalize":
 			verbs = []string{"update"}

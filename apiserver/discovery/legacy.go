@@ -67,6 +67,15 @@ func resourceVerbs() []string {
 	return []string{"create", "delete", "deletecollection", "get", "list", "patch", "update", "watch"}
 }
 
+// verbsOf is what a resource supports: a stored kind every verb, a
+// review only create.
+func verbsOf(info *api.ResourceInfo) []string {
+	if info.Verbs != nil {
+		return append([]string(nil), info.Verbs...)
+	}
+	return resourceVerbs()
+}
+
 // Handler answers the discovery documents of a registry's kinds under /api
 // and /apis: every request there that names no resource.
 type Handler struct {
@@ -172,7 +181,7 @@ func (s *Handler) resourceList(group, version string) (apiResourceList, bool) {
 		found = true
 		list.Resources = append(list.Resources, apiResource{
 			Name: info.Resource, SingularName: info.Singular, Namespaced: info.Namespaced,
-			Kind: info.Kind, Verbs: resourceVerbs(), ShortNames: info.ShortNames, Categories: info.Categories,
+			Kind: info.Kind, Verbs: verbsOf(info), ShortNames: info.ShortNames, Categories: info.Categories,
 		})
 		if info.HasStatus {
 			list.Resources = append(list.Resources, apiResource{
@@ -191,6 +200,12 @@ func (s *Handler) resourceList(group, version string) (apiResourceList, bool) {
 			case "binding":
 				list.Resources = append(list.Resources, apiResource{
 					Name: info.Resource + "/binding", Namespaced: info.Namespaced, Kind: "Binding",
+					Verbs: []string{"create"},
+				})
+			case "token":
+				list.Resources = append(list.Resources, apiResource{
+					Name: info.Resource + "/token", Namespaced: info.Namespaced,
+					Group: "authentication.k8s.io", Version: "v1", Kind: "TokenRequest",
 					Verbs: []string{"create"},
 				})
 			case "finalize":

@@ -155,6 +155,10 @@ func fieldManagerFor(storage rest.Storage, sub string, kind, own api.KindInfo, h
 	if (sub != "" && sub != "status") || kind != own {
 		return nil
 	}
+	if _, stored := storage.(rest.Getter); !stored {
+		// A create-only storage (the reviews) keeps nothing: no fields to own.
+		return nil
+	}
 	var t *typed.Type
 	if p, ok := storage.(interface{ ManagedFieldsSchema() *typed.Type }); ok {
 		t = p.ManagedFieldsSchema()

@@ -90,7 +90,29 @@ func pathParameter(name, description string) parameter {
 // object, its status, its other subresources and, for a namespaced
 // resource, the list across all namespaces.
 func resourcePaths(info *api.ResourceInfo) []pathItem {
+	if info.NewList == nil {
+		return createOnlyPaths(info)
+	}
 	return resourcePathsNamed(info, spec.NameOf(info.New()), spec.NameOf(info.NewList()))
+}
+
+// createOnlyPaths is the one path of a review: POST to its collection
+// (createAuthorizationV1SelfSubjectAccessReview), as Kubernetes' installer
+// describes a storage that is only a Creater.
+func createOnlyPaths(info *api.ResourceInfo) []pathItem {
+	gvk := spec.GroupVersionKind{Group: info.Group, Version: info.Version, Kind: info.Kind}
+	kind := spec.NameOf(info.New())
+	prefix, scope := "/"+groupVersionPath(info), ""
+	params := []parameter{prettyParameter}
+	if info.Namespaced {
+		prefix, scope = prefix+"/namespaces/{namespace}", "Namespaced"
+		params = append([]parameter{pathParameter("namespace", "The namespace of the object.")}, params...)
+	}
+	return []pathItem{{path: prefix + "/" + info.Resource, parameters: params, operations: []operation{
+		{method: "post", action: "post", id: "create" + operationGroup(info) + scope + info.Kind, tag: tag(info),
+			description: "create a " + info.Kind, gvk: gvk, parameters: writeParameters,
+			request: kind, consumes: []string{"*/*"}, response: kind, codes: []string{"201", "202"}},
+	}}}
 }
 
 // resourcePathsNamed is resourcePaths with the definition names of the
@@ -138,6 +160,9 @@ func resourcePathsNamed(info *api.ResourceInfo, kind, list string) []pathItem {
 				gvk: subGVK, parameters: writeParameters, request: body, consumes: []string{"*/*"}, response: body, codes: []string{"201", "202"}}}
 		case "scale":
 			path.operations = subresourceOperations(subGVK, body, id, "Scale", "scale of the specified "+info.Kind)
+		case "token":
+			path.operations = []operation{{method: "post", action: "post", id: id("create", "Token"), description: "create token of a " + info.Kind,
+				gvk: subGVK, parameters: writeParameters, request: body, consumes: []string{"*/*"}, response: body, codes: []string{"201", "202"}}}
 		case "finalize":
 			path.operations = []operation{{method: "put", action: "put", id: id("replace", "Finalize"), description: "replace finalize of the specified " + info.Kind,
 				gvk: subGVK, parameters: writeParameters, request: body, consumes: []string{"*/*"}, response: body, codes: []string{"201"}}}

@@ -30,6 +30,7 @@ func newBuilder() *builder {
 var (
 	jsonUnmarshaler = reflect.TypeFor[json.Unmarshaler]()
 	byteSlice       = reflect.TypeFor[[]byte]()
+	extraValue      = reflect.TypeFor[api.ExtraValue]()
 )
 
 // define makes sure t (a struct, or one of the special types) has a
@@ -113,6 +114,11 @@ func (b *builder) addFields(s *Schema, t reflect.Type, doc string) error {
 func (b *builder) use(t reflect.Type, notOmitted bool) (*Schema, error) {
 	if t == byteSlice {
 		return &Schema{Type: "string", Format: "byte"}, nil
+	}
+	if t == extraValue {
+		// A struct only for protobuf's sake; on the wire, and in
+		// Kubernetes' documents, a list of strings.
+		return &Schema{Type: "array", Items: &Schema{Type: "string", Default: ""}}, nil
 	}
 	if _, special := specialSchema(t); special || (t.Kind() == reflect.Struct && t.Name() != "") {
 		name, err := b.define(t)

@@ -29,9 +29,11 @@ func Build(reg *api.Registry) (Definitions, error) {
 		if err := tag(info.New(), gvk); err != nil {
 			return nil, err
 		}
-		gvk.Kind = info.ListKind()
-		if err := tag(info.NewList(), gvk); err != nil {
-			return nil, err
+		if info.NewList != nil { // the reviews have none
+			gvk.Kind = info.ListKind()
+			if err := tag(info.NewList(), gvk); err != nil {
+				return nil, err
+			}
 		}
 		groupVersions[GroupVersionKind{Group: info.Group, Version: info.Version}] = true
 		for _, sub := range info.Subresources {
@@ -69,6 +71,8 @@ func subresourceBody(sub string) (any, error) {
 		return &api.Scale{}, nil
 	case "finalize":
 		return &api.Namespace{}, nil
+	case "token":
+		return &api.TokenRequest{}, nil
 	}
 	return nil, fmt.Errorf("openapi: no body type for subresource %q", sub)
 }

@@ -45,7 +45,7 @@ func modelPackage(goName string) string {
 	case "ObjectMeta", "ListMeta", "TypeMeta", "OwnerReference", "ManagedFieldsEntry", "FieldsV1",
 		"Time", "MicroTime", "LabelSelector", "LabelSelectorRequirement", "ShardInfo",
 		"Status", "StatusDetails", "StatusCause", "DeleteOptions", "Preconditions",
-		"WatchEvent", "Patch", "Condition":
+		"WatchEvent", "Patch", "Condition", "FieldSelectorRequirement":
 		return "io.k8s.apimachinery.pkg.apis.meta.v1"
 	case "ReplicaSet", "ReplicaSetSpec", "ReplicaSetStatus", "ReplicaSetCondition",
 		"Deployment", "DeploymentSpec", "DeploymentStatus", "DeploymentStrategy", "DeploymentCondition",
@@ -67,6 +67,14 @@ func modelPackage(goName string) string {
 	case "Role", "ClusterRole", "RoleBinding", "ClusterRoleBinding", "PolicyRule", "AggregationRule",
 		"Subject", "RoleRef":
 		return "io.k8s.api.rbac.v1"
+	case "SelfSubjectAccessReview", "SelfSubjectAccessReviewSpec", "SubjectAccessReview", "SubjectAccessReviewSpec",
+		"SubjectAccessReviewStatus", "ResourceAttributes", "NonResourceAttributes", "LabelSelectorAttributes",
+		"FieldSelectorAttributes", "SelfSubjectRulesReview", "SelfSubjectRulesReviewSpec", "SubjectRulesReviewStatus",
+		"ResourceRule", "NonResourceRule":
+		return "io.k8s.api.authorization.v1"
+	case "SelfSubjectReview", "SelfSubjectReviewStatus", "UserInfo", "TokenRequest", "TokenRequestSpec",
+		"TokenRequestStatus", "BoundObjectReference":
+		return "io.k8s.api.authentication.v1"
 	case "Scale", "ScaleSpec", "ScaleStatus":
 		return "io.k8s.api.autoscaling.v1"
 	case "Quantity":

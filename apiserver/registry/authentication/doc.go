@@ -4,15 +4,14 @@
 // impersonation, so `kubectl auth whoami --as bob` says bob. Nothing is
 // stored.
 //
-// Where it sits on the spine: a handler under
-// /apis/authentication.k8s.io/v1 behind the filters (creating a review is
-// authorized like any request; the bootstrap role system:basic-user grants
-// it to every authenticated user).
+// Where it sits on the spine: a create-only REST storage
+// (/apis/authentication.k8s.io/v1/selfsubjectreviews), installed,
+// discovered and described in OpenAPI like every other resource, behind
+// the filters (creating a review is authorized like any request; the
+// bootstrap role system:basic-user grants it to every authenticated user).
 //
 // Kubernetes: pkg/registry/authentication/selfsubjectreview/rest.go at
 // v1.37.2 (REST.Create).
 //
-// What we simplify: as the access reviews (registry/authorization), a
-// small handler rather than a create-only registry kind, so it is not in
-// discovery or OpenAPI (kubectl does not look for it there).
+// What we simplify: no TokenReview; the answer records no managedFields.
 package authentication

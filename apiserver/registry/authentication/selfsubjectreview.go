@@ -1,45 +1,61 @@
 package authentication
 
 import (
-	"io"
-	"net/http"
+	"context"
+	"fmt"
 	"slices"
 
 	"kubeloop/api"
 	"kubeloop/apiserver/authentication/user"
-	"kubeloop/apiserver/endpoints/handlers/responsewriters"
-	"kubeloop/apiserver/serializer"
+	"kubeloop/apiserver/registry/rest"
 )
 
-// Path is where SelfSubjectReviews are created.
-const Path = "/apis/authentication.k8s.io/v1/selfsubjectreviews"
-
-// SelfSubjectReviewHandler answers POST Path with the caller's user.
-type SelfSubjectReviewHandler struct {
-	Serializers []serializer.SerializerInfo
+// Resources is SelfSubjectReview as the apiserver serves it:
+// cluster-scoped, create-only, never stored.
+func Resources() []api.ResourceInfo {
+	return []api.ResourceInfo{{
+		Group: "authentication.k8s.io", Version: "v1", Kind: "SelfSubjectReview",
+		Resource: "selfsubjectreviews", Singular: "selfsubjectreview", Verbs: []string{"create"},
+		New: func() api.Object { return &api.SelfSubjectReview{} },
+	}}
 }
 
-func (h *SelfSubjectReviewHandler) ServeHTTP(w http.ResponseWriter, r *http.Request) {
-	if r.Method != http.MethodPost {
-		responsewriters.ErrorNegotiated(w, r, h.Serializers,
-			api.NewMethodNotSupported(api.GroupResource{Group: "authentication.k8s.io", Resource: "selfsubjectreviews"}, r.Method))
-		return
-	}
-	// The review has no spec: its body says nothing the answer needs.
-	_, _ = io.Copy(io.Discard, io.LimitReader(r.Body, 1<<20))
-	u, ok := user.From(r.Context())
+// SelfSubjectReviewREST answers a SelfSubjectReview with the caller's
+// user. The review has no spec: what it was sent with does not matter.
+type SelfSubjectReviewREST struct{}
+
+var (
+	_ rest.Creater = SelfSubjectReviewREST{}
+	_ rest.Scoper  = SelfSubjectReviewREST{}
+)
+
+func (SelfSubjectReviewREST) New() api.Object       { return &api.SelfSubjectReview{} }
+func (SelfSubjectReviewREST) NamespaceScoped() bool { return false }
+
+// Create fills status.userInfo from the request's user, after validating
+// admission. Kubernetes: selfsubjectreview/rest.go (REST.Create).
+func (SelfSubjectReviewREST) Create(ctx context.Context, obj api.Object, createValidation rest.ValidateObjectFunc, _ *rest.CreateOptions) (api.Object, error) {
+	review, ok := obj.(*api.SelfSubjectReview)
 	if !ok {
-		responsewriters.ErrorNegotiated(w, r, h.Serializers, api.NewBadRequest("no user found in the request"))
-		return
+		return nil, api.NewBadRequest(fmt.Sprintf("not a SelfSubjectReview: %T", obj))
 	}
-	review := &api.SelfSubjectReview{
-		TypeMeta: api.TypeMeta{Kind: "SelfSubjectReview", APIVersion: "authentication.k8s.io/v1"},
+	if createValidation != nil {
+		if err := createValidation(ctx, obj.DeepCopyObject()); err != nil {
+			return nil, err
+		}
+	}
+	u, ok := user.From(ctx)
+	if !ok {
+		return nil, api.NewBadRequest("no user found in the request")
+	}
+	out := &api.SelfSubjectReview{
+		TypeMeta: review.TypeMeta,
 		Status: api.SelfSubjectReviewStatus{UserInfo: api.UserInfo{
 			Username: u.Name, UID: u.UID, Groups: slices.Clone(u.Groups), Extra: extra(u.Extra),
 		}},
 	}
-	review.CreationTimestamp = api.Now()
-	responsewriters.WriteObjectNegotiated(w, r, h.Serializers, http.StatusCreated, review)
+	out.CreationTimestamp = api.Now()
+	return out, nil
 }
 
 func extra(in map[string][]string) map[string]api.ExtraValue {

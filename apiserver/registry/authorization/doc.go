@@ -5,8 +5,9 @@
 // nothing is stored. `kubectl auth can-i` sends the self reviews, `--list`
 // the rules review.
 //
-// Where it sits on the spine: a handler under /apis/authorization.k8s.io/v1
-// behind the filters (creating a review is itself authorized: the
+// Where it sits on the spine: create-only REST storages
+// (/apis/authorization.k8s.io/v1/<review>s), installed, discovered and
+// described in OpenAPI like every other resource, behind the filters (creating a review is itself authorized: the
 // bootstrap role system:basic-user grants the self reviews to every
 // authenticated user). It asks the apiserver's authorizer, and RBAC's rule
 // resolver for the rules review.
@@ -17,8 +18,7 @@
 // (ResourceAttributesFrom, NonResourceAttributesFrom) and
 // pkg/apis/authorization/validation/validation.go.
 //
-// What we simplify: the reviews are served by one small handler rather
-// than as create-only registry kinds, so they are not listed in discovery
-// or OpenAPI (kubectl does not look for them there); no
-// LocalSubjectAccessReview; field and label selectors are ignored.
+// What we simplify: no LocalSubjectAccessReview; field and label
+// selectors are ignored; the answer records no managedFields (nothing is
+// stored).
 package authorization

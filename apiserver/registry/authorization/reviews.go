@@ -13,13 +13,6 @@ import (
 	"kubeloop/apiserver/authorization/rbac"
 )
 
-// The review resources and kinds.
-var kinds = map[string]string{
-	"selfsubjectaccessreviews": "SelfSubjectAccessReview",
-	"subjectaccessreviews":     "SubjectAccessReview",
-	"selfsubjectrulesreviews":  "SelfSubjectRulesReview",
-}
-
 // RuleResolver lists a user's rules (rbac.RuleResolver); nil when the
 // server has no RBAC, and the rules review then answers incomplete.
 type RuleResolver interface {
@@ -29,7 +22,8 @@ type RuleResolver interface {
 var _ RuleResolver = (*rbac.RuleResolver)(nil)
 
 // reviewSelf answers a SelfSubjectAccessReview for the caller.
-func reviewSelf(ctx context.Context, az authorizer.Authorizer, r *api.SelfSubjectAccessReview) error {
+// admit is validating admission, called once the review is valid.
+func reviewSelf(ctx context.Context, az authorizer.Authorizer, r *api.SelfSubjectAccessReview, admit func() error) error {
 	u, ok := user.From(ctx)
 	if !ok {
 		return api.NewBadRequest("no user present on request")
@@ -37,12 +31,15 @@ func reviewSelf(ctx context.Context, az authorizer.Authorizer, r *api.SelfSubjec
 	if err := validateAttributes(r.Spec.ResourceAttributes, r.Spec.NonResourceAttributes, "SelfSubjectAccessReview"); err != nil {
 		return err
 	}
+	if err := admit(); err != nil {
+		return err
+	}
 	r.Status = decide(ctx, az, attributesFor(u, r.Spec.ResourceAttributes, r.Spec.NonResourceAttributes))
 	return nil
 }
 
 // reviewSubject answers a SubjectAccessReview for the user in its spec.
-func reviewSubject(ctx context.Context, az authorizer.Authorizer, r *api.SubjectAccessReview) error {
+func reviewSubject(ctx context.Context, az authorizer.Authorizer, r *api.SubjectAccessReview, admit func() error) error {
 	if err := validateAttributes(r.Spec.ResourceAttributes, r.Spec.NonResourceAttributes, "SubjectAccessReview"); err != nil {
 		return err
 	}
@@ -50,6 +47,9 @@ func reviewSubject(ctx context.Context, az authorizer.Authorizer, r *api.Subject
 		return api.NewInvalid(api.AuthorizationGroupName, "SubjectAccessReview", "", []api.StatusCause{{
 			Type: api.CauseTypeFieldValueInvalid, Field: "spec.user",
 			Message: `Invalid value: "": at least one of user or group must be specified`}})
+	}
+	if err := admit(); err != nil {
+		return err
 	}
 	u := &user.Info{Name: r.Spec.User, UID: r.Spec.UID, Groups: r.Spec.Groups}
 	if len(r.Spec.Extra) > 0 {
@@ -63,13 +63,16 @@ func reviewSubject(ctx context.Context, az authorizer.Authorizer, r *api.Subject
 }
 
 // reviewRules answers a SelfSubjectRulesReview from RBAC's rules.
-func reviewRules(ctx context.Context, resolver RuleResolver, r *api.SelfSubjectRulesReview) error {
+func reviewRules(ctx context.Context, resolver RuleResolver, r *api.SelfSubjectRulesReview, admit func() error) error {
 	u, ok := user.From(ctx)
 	if !ok {
 		return api.NewBadRequest("no user present on request")
 	}
 	if r.Spec.Namespace == "" {
 		return api.NewBadRequest("no namespace on request")
+	}
+	if err := admit(); err != nil {
+		return err
 	}
 	st := api.SubjectRulesReviewStatus{ResourceRules: []api.ResourceRule{}, NonResourceRules: []api.NonResourceRule{}}
 	if resolver == nil {
