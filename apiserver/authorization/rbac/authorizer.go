@@ -5,7 +5,6 @@ import (
 	"errors"
 	"fmt"
 
-	"kubeloop/api"
 	"kubeloop/apiserver/authorization/authorizer"
 )
 
@@ -25,24 +24,18 @@ func New(resolver *RuleResolver) *Authorizer { return &Authorizer{resolver: reso
 // Missing roles do not stop the walk (another binding may still allow the
 // request); they become the reason of a refusal, "RBAC: ...".
 func (a *Authorizer) Authorize(_ context.Context, attrs authorizer.Attributes) (authorizer.Decision, string, error) {
-	allowed := false
-	var errs []error
-	a.resolver.VisitRulesFor(attrs.User, attrs.Namespace, func(_ string, rule *api.PolicyRule, err error) bool {
-		if rule != nil && RuleAllows(attrs, rule) {
-			allowed = true
-			return false
+	if attrs.User == nil {
+		return authorizer.DecisionNoOpinion, "", nil
+	}
+	bound := a.resolver.boundRulesFor(attrs.User, attrs.Namespace)
+	for _, rule := range bound.rules {
+		if RuleAllows(attrs, rule) {
+			return authorizer.DecisionAllow, "", nil
 		}
-		if err != nil {
-			errs = append(errs, err)
-		}
-		return true
-	})
-	if allowed {
-		return authorizer.DecisionAllow, "", nil
 	}
 	reason := ""
-	if len(errs) > 0 {
-		reason = fmt.Sprintf("RBAC: %v", aggregate(errs))
+	if len(bound.errs) > 0 {
+		reason = fmt.Sprintf("RBAC: %v", aggregate(bound.errs))
 	}
 	return authorizer.DecisionNoOpinion, reason, nil
 }

@@ -4,6 +4,7 @@ import (
 	"context"
 	"strconv"
 	"sync"
+	"sync/atomic"
 	"time"
 
 	"kubeloop/api"
@@ -19,6 +20,8 @@ import (
 // (pkg/kubeapiserver/authorizer/config.go wires rbac.New with their
 // listers).
 type PolicyCache struct {
+	// generation moves on with every change of any of the four kinds.
+	generation          atomic.Uint64
 	roles               *mirror[*api.Role]
 	roleBindings        *mirror[*api.RoleBinding]
 	clusterRoles        *mirror[*api.ClusterRole]
@@ -41,12 +44,11 @@ type Source struct {
 // NewPolicyCache starts watching until ctx ends. HasSynced reports when
 // every kind has been listed once.
 func NewPolicyCache(ctx context.Context, src Sources) *PolicyCache {
-	c := &PolicyCache{
-		roles:               newMirror[*api.Role](src.Roles),
-		roleBindings:        newMirror[*api.RoleBinding](src.RoleBindings),
-		clusterRoles:        newMirror[*api.ClusterRole](src.ClusterRoles),
-		clusterRoleBindings: newMirror[*api.ClusterRoleBinding](src.ClusterRoleBindings),
-	}
+	c := &PolicyCache{}
+	c.roles = newMirror[*api.Role](src.Roles, &c.generation)
+	c.roleBindings = newMirror[*api.RoleBinding](src.RoleBindings, &c.generation)
+	c.clusterRoles = newMirror[*api.ClusterRole](src.ClusterRoles, &c.generation)
+	c.clusterRoleBindings = newMirror[*api.ClusterRoleBinding](src.ClusterRoleBindings, &c.generation)
 	go c.roles.run(ctx)
 	go c.roleBindings.run(ctx)
 	go c.clusterRoles.run(ctx)
@@ -58,6 +60,9 @@ func NewPolicyCache(ctx context.Context, src Sources) *PolicyCache {
 func (c *PolicyCache) HasSynced() bool {
 	return c.roles.hasSynced() && c.roleBindings.hasSynced() && c.clusterRoles.hasSynced() && c.clusterRoleBindings.hasSynced()
 }
+
+// Generation changes whenever a role or binding does (Generationer).
+func (c *PolicyCache) Generation() uint64 { return c.generation.Load() }
 
 // GetRole returns a role of the namespace.
 func (c *PolicyCache) GetRole(namespace, name string) (*api.Role, bool) {
@@ -85,14 +90,16 @@ func (c *PolicyCache) ListClusterRoleBindings() []*api.ClusterRoleBinding {
 // namespace's bindings are one map lookup.
 type mirror[T api.Object] struct {
 	src Source
+	// generation is the PolicyCache's, moved on after each change.
+	generation *atomic.Uint64
 
 	mu     sync.RWMutex
 	byNS   map[string]map[string]T // namespace → name → object
 	synced bool
 }
 
-func newMirror[T api.Object](src Source) *mirror[T] {
-	return &mirror[T]{src: src, byNS: map[string]map[string]T{}}
+func newMirror[T api.Object](src Source, generation *atomic.Uint64) *mirror[T] {
+	return &mirror[T]{src: src, generation: generation, byNS: map[string]map[string]T{}}
 }
 
 func (m *mirror[T]) hasSynced() bool {
@@ -154,6 +161,7 @@ func (m *mirror[T]) listAndWatch(ctx context.Context) error {
 	m.mu.Lock()
 	m.byNS, m.synced = fresh, true
 	m.mu.Unlock()
+	m.generation.Add(1)
 
 	w, err := m.src.Storage.Watch(ctx, prefix, store.ListOptions{ResourceVersion: strconv.FormatUint(res.ResourceVersion, 10)})
 	if err != nil {
@@ -174,6 +182,9 @@ func (m *mirror[T]) listAndWatch(ctx context.Context) error {
 			delete(m.byNS[meta.Namespace], meta.Name)
 		}
 		m.mu.Unlock()
+		// After the change: a resolution that read the old generation is
+		// filed under it and never used again.
+		m.generation.Add(1)
 	}
 	return nil
 }

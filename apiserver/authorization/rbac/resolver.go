@@ -22,6 +22,8 @@ type PolicyGetter interface {
 // Kubernetes: DefaultRuleResolver.
 type RuleResolver struct {
 	policy PolicyGetter
+	// bound remembers the authorizer's resolutions (boundrules.go).
+	bound boundRulesCache
 }
 
 // NewRuleResolver resolves rules from policy.
@@ -35,9 +37,9 @@ func NewRuleResolver(policy PolicyGetter) *RuleResolver {
 type visitor func(source string, rule *api.PolicyRule, err error) bool
 
 // VisitRulesFor walks the rules of every ClusterRoleBinding that names the
-// user, then, in a namespace, of every RoleBinding there. Nothing is
-// cached per user: bindings change, and a walk over a few hundred bindings
-// in memory is cheaper than keeping such a cache right.
+// user, then, in a namespace, of every RoleBinding there. The authorizer
+// remembers the outcome per user and namespace (boundrules.go); the
+// reviews and escalation checks walk every time.
 func (r *RuleResolver) VisitRulesFor(u *user.Info, namespace string, visit visitor) {
 	if u == nil {
 		return
