@@ -2,9 +2,11 @@ package cluster
 
 import (
 	"context"
+	"encoding/json"
 	"fmt"
 	"slices"
 	"strings"
+	"time"
 
 	"kubeloop/api"
 	"kubeloop/apiserver"
@@ -70,7 +72,7 @@ func (c *Cluster) reconcileControllerManagerGrants(ctx context.Context) error {
 		if err != nil {
 			return fmt.Errorf("cluster: remove the controller manager's grants: %w", err)
 		}
-		return nil
+		return c.waitGrants(ctx, false)
 	}
 	for _, role := range bootstrappolicy.ControllerRoles() {
 		account := strings.TrimPrefix(role.Name, "system:controller:")
@@ -83,5 +85,53 @@ func (c *Cluster) reconcileControllerManagerGrants(ctx context.Context) error {
 			return fmt.Errorf("cluster: grant %s to %s: %w", role.Name, user.KubeControllerManager, err)
 		}
 	}
-	return nil
+	return c.waitGrants(ctx, true)
+}
+
+// waitGrants waits until the authorizer's policy cache, which follows the
+// bindings through a watch, answers as the grants say: the controller
+// manager may (or may not) create pods (the replicaset grant) and update
+// configmaps (the labeler's, made last). So when Start returns, what the
+// components may do is settled, not on its way.
+func (c *Cluster) waitGrants(ctx context.Context, granted bool) error {
+	for {
+		pods, err := c.allowed(ctx, user.KubeControllerManager, "create", "pods")
+		if err != nil {
+			return err
+		}
+		cms, err := c.allowed(ctx, user.KubeControllerManager, "update", "configmaps")
+		if err != nil {
+			return err
+		}
+		if pods == granted && cms == granted {
+			return nil
+		}
+		select {
+		case <-ctx.Done():
+			return fmt.Errorf("cluster: the controller manager's grants never took effect: %w", ctx.Err())
+		case <-time.After(10 * time.Millisecond):
+		}
+	}
+}
+
+// allowed asks a SubjectAccessReview whether name may verb resource (core
+// group) in the default namespace.
+func (c *Cluster) allowed(ctx context.Context, name, verb, resource string) (bool, error) {
+	body, err := json.Marshal(&api.SubjectAccessReview{
+		TypeMeta: api.TypeMeta{APIVersion: "authorization.k8s.io/v1", Kind: "SubjectAccessReview"},
+		Spec: api.SubjectAccessReviewSpec{User: name,
+			ResourceAttributes: &api.ResourceAttributes{Namespace: "default", Verb: verb, Resource: resource}},
+	})
+	if err != nil {
+		return false, err
+	}
+	data, err := c.Client.DoRaw(ctx, "POST", "/apis/authorization.k8s.io/v1/subjectaccessreviews", nil, body)
+	if err != nil {
+		return false, fmt.Errorf("cluster: subject access review: %w", err)
+	}
+	r := &api.SubjectAccessReview{}
+	if err := json.Unmarshal(data, r); err != nil {
+		return false, fmt.Errorf("cluster: subject access review: %w", err)
+	}
+	return r.Status.Allowed, nil
 }

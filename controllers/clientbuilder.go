@@ -33,7 +33,7 @@ const (
 //
 // What we simplify: a failed refresh is retried on the next request
 // rather than by a background loop, and the old token is used until it
-// expires.
+// expires; a 401 drops the token, so the next request fetches a new one.
 type serviceAccountClients struct {
 	root *client.Client
 	base *client.Config
@@ -42,10 +42,12 @@ type serviceAccountClients struct {
 
 // Config is the client config of the controller that runs as account.
 func (b serviceAccountClients) Config(ctx context.Context, account, component string) (*client.Config, error) {
-	if err := b.ensureAccount(ctx, account); err != nil {
-		return nil, err
-	}
+	// Each fetch makes sure the account exists: one deleted by hand is
+	// made again, and its new token works (the old one names the old UID).
 	src := &tokenSource{fetch: func(ctx context.Context) (string, time.Time, error) {
+		if err := b.ensureAccount(ctx, account); err != nil {
+			return "", time.Time{}, err
+		}
 		return b.requestToken(ctx, account)
 	}, now: b.now}
 	if _, err := src.Token(ctx); err != nil {
@@ -138,6 +140,16 @@ func (s *tokenSource) Token(ctx context.Context) (string, error) {
 	return token, nil
 }
 
+// Invalidate forgets token if it is still the current one: the apiserver
+// refused it (its account was deleted, say), so the next Token fetches.
+func (s *tokenSource) Invalidate(token string) {
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	if s.token == token {
+		s.token, s.renewAt, s.expires = "", time.Time{}, time.Time{}
+	}
+}
+
 // bearerTransport puts the source's token on every request.
 type bearerTransport struct {
 	base http.RoundTripper
@@ -151,5 +163,9 @@ func (t *bearerTransport) RoundTrip(r *http.Request) (*http.Response, error) {
 	}
 	r = r.Clone(r.Context())
 	r.Header.Set("Authorization", "Bearer "+token)
-	return t.base.RoundTrip(r)
+	resp, err := t.base.RoundTrip(r)
+	if err == nil && resp.StatusCode == http.StatusUnauthorized {
+		t.src.Invalidate(token)
+	}
+	return resp, err
 }

@@ -49,3 +49,25 @@ func TestTokenSourceRenewsAfterEightyPercentAndKeepsTheOldOneOnFailure(t *testin
 	assert.ErrorIs(t, err, fail, "an expired token is not handed out")
 	assert.Equal(t, 2, fetches)
 }
+
+// A token the apiserver refused is dropped: the next Token fetches anew,
+// however young the refused one was; a stale Invalidate (of a token
+// already replaced) changes nothing.
+func TestTokenSourceInvalidateFetchesAgain(t *testing.T) {
+	now := time.Unix(1_000_000, 0)
+	fetches := 0
+	src := &tokenSource{now: func() time.Time { return now }, fetch: func(context.Context) (string, time.Time, error) {
+		fetches++
+		return fmt.Sprintf("t%d", fetches), now.Add(time.Hour), nil
+	}}
+	ctx := context.Background()
+	tok, _ := src.Token(ctx)
+	src.Invalidate(tok)
+	tok, err := src.Token(ctx)
+	require.NoError(t, err)
+	assert.Equal(t, "t2", tok)
+	src.Invalidate("t1")
+	tok, _ = src.Token(ctx)
+	assert.Equal(t, "t2", tok)
+	assert.Equal(t, 2, fetches)
+}

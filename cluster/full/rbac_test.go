@@ -2,6 +2,7 @@ package full
 
 import (
 	"bytes"
+	"encoding/json"
 	"fmt"
 	"log/slog"
 	"regexp"
@@ -102,6 +103,8 @@ func TestServiceAccountCredentialsRunTheSpineUnderNodeRBAC(t *testing.T) {
 	saved, err := bindings.Get(ctx, name, client.GetOptions{})
 	require.NoError(t, err)
 	require.NoError(t, bindings.Delete(ctx, name, api.DeleteOptions{}))
+	require.Eventually(t, func() bool { return !saMayCreatePods(t, c, ns) }, waitFor, tick,
+		"the policy cache has the binding gone")
 	scale(t, c, ns, "web", 4)
 	refused := regexp.MustCompile(`msg="sync failed, requeueing" component=replicaset-controller key=` + regexp.QuoteMeta(ns) +
 		`/web err="[^\n]* is forbidden: User \\"system:serviceaccount:kube-system:replicaset-controller\\" cannot `)
@@ -114,6 +117,47 @@ func TestServiceAccountCredentialsRunTheSpineUnderNodeRBAC(t *testing.T) {
 	require.Eventually(t, func() bool {
 		return sum(readyPodsByNode(listPods(t, c, ns, "app=web"))) == 4
 	}, waitFor, tick, "with the role back the controller (still running) creates the fourth pod")
+
+	// Its ServiceAccount deleted, its token is refused (401); the
+	// controller manager makes the account again and a new token.
+	sas := client.For[*api.ServiceAccount](c.Client).Namespace("kube-system")
+	old, err := sas.Get(ctx, "replicaset-controller", client.GetOptions{})
+	require.NoError(t, err)
+	require.NoError(t, sas.Delete(ctx, "replicaset-controller", api.DeleteOptions{}))
+	require.Eventually(t, func() bool {
+		// The watch cache, where the token authenticator looks, has it gone.
+		_, err := sas.Get(ctx, "replicaset-controller", client.GetOptions{ResourceVersion: "0"})
+		return api.IsNotFound(err)
+	}, waitFor, tick)
+	scale(t, c, ns, "web", 5)
+	require.Eventually(t, func() bool {
+		return sum(readyPodsByNode(listPods(t, c, ns, "app=web"))) == 5
+	}, waitFor, tick, "a new account, a new token, the fifth pod")
+	var again *api.ServiceAccount
+	require.Eventually(t, func() bool {
+		again, err = sas.Get(ctx, "replicaset-controller", client.GetOptions{})
+		return err == nil
+	}, waitFor, tick, "the controller manager made the account again")
+	assert.NotEqual(t, old.UID, again.UID, "the account was made anew")
+	assert.True(t, logs.matches(regexp.MustCompile(`msg="unable to authenticate the request"[^\n]*replicaset-controller`)),
+		"the old token was refused first")
+}
+
+// saMayCreatePods asks, as `kubectl auth can-i create pods --as
+// system:serviceaccount:kube-system:replicaset-controller` does, whether
+// the ReplicaSet controller's account may create pods in ns.
+func saMayCreatePods(t *testing.T, c *cluster.Cluster, ns string) bool {
+	t.Helper()
+	cfg := *c.Config
+	cfg.Impersonate = client.ImpersonationConfig{UserName: "system:serviceaccount:kube-system:replicaset-controller"}
+	cl, err := client.NewForConfig(&cfg)
+	require.NoError(t, err)
+	data, err := cl.DoRaw(testCtx(t), "POST", "/apis/authorization.k8s.io/v1/selfsubjectaccessreviews", nil,
+		fmt.Appendf(nil, `{"spec":{"resourceAttributes":{"namespace":%q,"verb":"create","resource":"pods"}}}`, ns))
+	require.NoError(t, err)
+	r := &api.SelfSubjectAccessReview{}
+	require.NoError(t, json.Unmarshal(data, r))
+	return r.Status.Allowed
 }
 
 func scale(t *testing.T, c *cluster.Cluster, ns, name string, replicas int32) {
