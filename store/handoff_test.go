@@ -85,15 +85,15 @@ func currentRV(t *testing.T, f *fixture) string {
 
 // BenchmarkWriteAndWatch is one pod create plus its watch event, 16
 // writers and one watch on the same Store: the write path and the watch
-// cache's read-back of each write, with the handoff (handoff.go) and
-// without it (the plain decode).
+// cache's read-back of each write, with the handoff (handoff.go,
+// "kubeloop") and without it ("decode", the plain path).
 func BenchmarkWriteAndWatch(b *testing.B) {
 	info, ok := api.Builtin().ForResource("", "pods")
 	require.True(b, ok)
 	for _, mode := range []struct {
 		name  string
 		limit int
-	}{{"handoff", 0}, {"decode", -1}} {
+	}{{"kubeloop", 0}, {"decode", -1}} {
 		b.Run(mode.name, func(b *testing.B) {
 			s := store.New(etcd.Client(), info)
 			store.SetHandoffLimit(s, mode.limit)
