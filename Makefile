@@ -76,11 +76,14 @@ chaos:
 # per node on 20, 200 and 1000 simulated nodes, the whole cluster in one
 # process, printed as a table of growth (docs/performance.md). Needs about
 # 4 GiB of memory and, at 1000 nodes, several minutes. SCALE_NODES=20,200
-# for a shorter run.
+# for a shorter run; SCALE_FLAGS for the benchmark's other flags, e.g.
+# SCALE_FLAGS='-scale.pods-per-node=5 -scale.idleprofile=/tmp/idle-NODES.out'
+# (docs/performance.md, "Looking inside a size").
 SCALE_NODES ?= 20,200,1000
+SCALE_FLAGS ?=
 bench-scale:
 	@mkdir -p bench/results
-	$(GO) test -run '^$$' -bench 'ScaleGrowth' -benchtime 1x -timeout 60m ./cluster/full/ -args -scale.nodes=$(SCALE_NODES) 2>&1 \
+	$(GO) test -run '^$$' -bench 'ScaleGrowth' -benchtime 1x -timeout 60m ./cluster/full/ -args -scale.nodes=$(SCALE_NODES) $(SCALE_FLAGS) 2>&1 \
 	  | tee bench/results/scale-raw.txt | $(GO) run ./cmd/benchratio
 
 # Every benchmark of both modules, paired where a reference exists.
