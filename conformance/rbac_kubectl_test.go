@@ -11,21 +11,19 @@ import (
 	"github.com/stretchr/testify/assert"
 	"github.com/stretchr/testify/require"
 
-	"kubeloop/apiserver"
 	"kubeloop/client"
 	"kubeloop/cluster"
 )
 
-// rbacCluster is an API-only kubeloop cluster in Node,RBAC mode over the
-// suite's etcd. It returns the admin's kubeconfig and a function that
+// rbacCluster is an API-only kubeloop cluster over the suite's etcd,
+// authorizing as every cluster does by default: Node,RBAC. It returns the admin's kubeconfig and a function that
 // writes one for any other user (a client certificate from the cluster's
 // CA, CN the user).
 func rbacCluster(t *testing.T) (string, func(user string) string) {
 	t.Helper()
 	c, err := cluster.Start(context.Background(), cluster.Options{
-		EtcdEndpoints:      etcd.Endpoints(),
-		Logger:             slog.New(slog.DiscardHandler),
-		AuthorizationModes: []string{apiserver.ModeNode, apiserver.ModeRBAC},
+		EtcdEndpoints: etcd.Endpoints(),
+		Logger:        slog.New(slog.DiscardHandler),
 	})
 	require.NoError(t, err)
 	t.Cleanup(c.Stop)
@@ -78,5 +76,44 @@ func TestKubectlAuthCanI(t *testing.T) {
 			out = alice.fails("create", "role", "too-much", "--verb=delete", "--resource=pods")
 			assert.Contains(t, out, `Error from server (Forbidden): roles.rbac.authorization.k8s.io is forbidden: User "alice" cannot create resource "roles"`)
 		})
+	}
+}
+
+// TestKubectlAuthCanIAsComponents: the real kubectl's `auth can-i --as`
+// (impersonation, then a SelfSubjectAccessReview) for the component
+// identities of a cluster started with the defaults (Node,RBAC): each
+// holds its bootstrap role and nothing more.
+func TestKubectlAuthCanIAsComponents(t *testing.T) {
+	adminConfig, _ := rbacCluster(t)
+	bin := requireKubectls(t)[0]
+	k := &kubectl{t: t, bin: bin, kubeconfig: adminConfig, namespace: "default"}
+	const rs = "system:serviceaccount:kube-system:replicaset-controller"
+	for _, row := range []struct {
+		as   []string
+		args []string
+		want string
+	}{
+		{[]string{rs}, []string{"create", "pods"}, "yes"},
+		{[]string{rs}, []string{"update", "replicasets/status", "--subresource=status"}, "yes"},
+		{[]string{rs}, []string{"update", "pods"}, "no"},
+		{[]string{rs}, []string{"list", "secrets"}, "no"},
+		{[]string{"system:serviceaccount:kube-system:labeler"}, []string{"update", "configmaps"}, "yes"},
+		{[]string{"system:serviceaccount:kube-system:labeler"}, []string{"create", "configmaps"}, "no"},
+		{[]string{"system:serviceaccount:kube-system:labeler"}, []string{"create", "events"}, "no"},
+		{[]string{"system:kube-scheduler"}, []string{"create", "pods", "--subresource=binding"}, "yes"},
+		{[]string{"system:kube-scheduler"}, []string{"create", "pods"}, "no"},
+		{[]string{"system:kube-controller-manager"}, []string{"list", "deployments.apps", "-A"}, "yes"},
+		{[]string{"system:node:node-1", "system:nodes"}, []string{"create", "nodes"}, "yes"},
+		// The Node authorizer's reason follows its no, as in Kubernetes.
+		{[]string{"system:node:node-1", "system:nodes"}, []string{"list", "secrets"}, "no - can only get individual resources of this type"},
+		{[]string{"system:node:node-1", "system:nodes"}, []string{"delete", "namespaces"}, "no"},
+	} {
+		args := append([]string{"auth", "can-i"}, row.args...)
+		args = append(args, "--as", row.as[0])
+		for _, g := range row.as[1:] {
+			args = append(args, "--as-group", g)
+		}
+		r := k.run(args...)
+		assert.Equal(t, row.want+"\n", r.stdout, "kubectl %s", strings.Join(args, " "))
 	}
 }
