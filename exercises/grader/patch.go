@@ -176,24 +176,34 @@ func abs(n int) int {
 // of a go build -overlay file that substitutes them for the originals under
 // moduleRoot. Nothing in the repository changes.
 func (b Bug) Overlay(moduleRoot, dir string) (string, error) {
+	replace, err := b.patchFiles(moduleRoot, dir)
+	if err != nil {
+		return "", err
+	}
+	return writeOverlay(dir, replace)
+}
+
+// patchFiles writes the patched files of b under dir and returns the
+// overlay's replacements: original path to patched copy.
+func (b Bug) patchFiles(moduleRoot, dir string) (map[string]string, error) {
 	replace := map[string]string{}
 	for i, fp := range b.Files {
 		orig := filepath.Join(moduleRoot, filepath.FromSlash(fp.Path))
 		content, err := os.ReadFile(orig)
 		if err != nil {
-			return "", fmt.Errorf("bug %s: %w", b.Name, err)
+			return nil, fmt.Errorf("bug %s: %w", b.Name, err)
 		}
 		patched, err := fp.Apply(string(content))
 		if err != nil {
-			return "", fmt.Errorf("bug %s: %w", b.Name, err)
+			return nil, fmt.Errorf("bug %s: %w", b.Name, err)
 		}
 		tmp := filepath.Join(dir, fmt.Sprintf("%d-%s", i, filepath.Base(orig)))
 		if err := os.WriteFile(tmp, []byte(patched), 0o644); err != nil {
-			return "", err
+			return nil, err
 		}
 		replace[orig] = tmp
 	}
-	return writeOverlay(dir, replace)
+	return replace, nil
 }
 
 func writeOverlay(dir string, replace map[string]string) (string, error) {

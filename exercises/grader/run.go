@@ -61,6 +61,9 @@ type Runner struct {
 	NoVet bool
 	// RunPattern, if set, is go test's -run pattern.
 	RunPattern string
+	// LDFlags, if set, is go test's -ldflags: "-s -w" links faster,
+	// without the symbol table and DWARF that only a debugger needs.
+	LDFlags string
 }
 
 // GoCommand returns the go command of the toolchain that built this
@@ -192,6 +195,9 @@ func (rn Runner) Args(ex Exercise, v Variant, overlay string) []string {
 	}
 	if rn.NoVet {
 		args = append(args, "-vet=off")
+	}
+	if rn.LDFlags != "" {
+		args = append(args, "-ldflags="+rn.LDFlags)
 	}
 	if rn.RunPattern != "" {
 		args = append(args, "-run="+rn.RunPattern)
