@@ -5,7 +5,8 @@
 // each grader declares, and the planted bugs kept next to each reference
 // solution as patches (bugs/*.patch), which it applies to a copy of the
 // reference through go's -overlay flag (patch.go), so that the repository
-// is never modified.
+// is never modified. batch.go is a speed-up the soundness proof uses:
+// many variants built with one go test -c, then run from their binaries.
 //
 // Three programs use it: exercises/grade (make grade: the score table, or
 // JSON for autograders), the soundness test in exercises/exercises_test.go

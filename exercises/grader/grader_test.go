@@ -208,3 +208,62 @@ func TestReportsSumUp(t *testing.T) {
 	assert.InDelta(t, 0.5, rep.Score, 1e-9)
 	assert.Equal(t, "stub", rep.Exercises[0].Variant)
 }
+
+func TestBatchesShareTagsAndHoldEachExerciseOnce(t *testing.T) {
+	a, b := Exercise{Dir: "01-a"}, Exercise{Dir: "02-b"}
+	bug := func(name string) Variant { return WithBug(Bug{Name: name}) }
+	jobs := []Job{
+		{a, Reference()}, {a, Stub()}, {a, bug("a1")}, {a, bug("a2")},
+		{b, Reference()}, {b, Stub()}, {b, bug("b1")},
+	}
+	var got [][]string
+	for _, batch := range Batches(jobs) {
+		var names []string
+		for _, j := range batch.Jobs {
+			assert.Equal(t, batch.Tags, j.Variant.Tags)
+			names = append(names, j.Exercise.Dir[3:]+"/"+j.Variant.String())
+		}
+		got = append(got, names)
+	}
+	assert.Equal(t, [][]string{
+		{"a/reference", "b/reference"},
+		{"a/stub", "b/stub"},
+		{"a/bug:a1", "b/bug:b1"},
+		{"a/bug:a2"},
+	}, got)
+}
+
+// A batch builds with one go command, and its graders then run as go test
+// would have run them; a variant that does not build falls back to go
+// test, which reports the compiler's message.
+func TestBuildAndRunBuiltGradeAsRunDoes(t *testing.T) {
+	rn, ex := runner(t), workqueueExercise(t)
+	b, ok := ex.Bug("drain-does-not-wait")
+	require.True(t, ok)
+	broken := Bug{Name: "syntax", Files: []FilePatch{{
+		Path:  "exercises/04-workqueue/queue_solution.go",
+		Hunks: []Hunk{{OldStart: 1, Lines: []string{"-//go:build solution", "+//go:build solution", "+func {"}}},
+	}}}
+	ctx := context.Background()
+	for _, tc := range []struct {
+		variant Variant
+		status  string
+		failed  []string
+	}{
+		{Reference(), "pass", nil},
+		{WithBug(b), "fail", []string{"TestShutDownWithDrainWaitsForKeysBeingProcessed"}},
+		{WithBug(broken), "build failed", ex.Tests},
+	} {
+		t.Run(tc.variant.String(), func(t *testing.T) {
+			built, err := rn.Build(ctx, Batch{Tags: tc.variant.Tags, Jobs: []Job{{ex, tc.variant}}}, t.TempDir())
+			require.NoError(t, err)
+			require.Len(t, built, 1)
+			assert.Equal(t, tc.status == "build failed", built[0].Binary == "", "a binary exactly when it builds")
+			res, err := rn.RunBuilt(ctx, built[0])
+			require.NoError(t, err)
+			assert.Equal(t, tc.status, res.Status(), res.Output)
+			assert.Equal(t, tc.failed, res.Failed())
+			assert.Equal(t, len(ex.Tests), res.Total())
+		})
+	}
+}
