@@ -133,6 +133,9 @@ func TestGradersAreSound(t *testing.T) {
 // clusters.
 func proveAll(ctx context.Context, t *testing.T, goBin, root string, jobs []grader.Job) ([]grader.Result, []error) {
 	base := grader.Runner{Go: goBin, ModuleRoot: root, NoVet: true, Timeout: 2 * time.Minute, LDFlags: "-s -w"}
+	var err error
+	base.Test2JSON, err = base.BuildTest2JSON(ctx, t.TempDir())
+	require.NoError(t, err)
 	type built struct {
 		i int
 		b grader.Built

@@ -185,7 +185,7 @@ func TestStatusGoesThroughTheStatusSubresource(t *testing.T) {
 	waitUntil(t, ns, "the ConfigMap exists", func() bool { return getConfigMap(t, ns, "home-html") != nil })
 	settle(t, ns, "home")
 	_, main := h.writes(ns, writeWebsite)
-	assert.Zero(t, main, "the controller wrote the Website itself %d times (PUT or PATCH .../websites/home): the spec is "+
+	require.Zero(t, main, "the controller wrote the Website itself %d times (PUT or PATCH .../websites/home): the spec is "+
 		"the user's, and status sent there is dropped, since the CRD has the status subresource", main)
 	statusWrites, _ := h.writes(ns, writeStatus)
 	assert.Positive(t, statusWrites, "no write through .../websites/home/status was accepted")

@@ -146,12 +146,17 @@ func (rn Runner) RunBuilt(ctx context.Context, b Built) (Result, error) {
 	}
 	ctx, cancel := context.WithTimeout(ctx, timeout+time.Minute)
 	defer cancel()
-	args := []string{"tool", "test2json", "-t", "-p", "kubeloop/exercises/" + b.Job.Exercise.Dir, b.Binary,
+	args := []string{"-t", "-p", "kubeloop/exercises/" + b.Job.Exercise.Dir, b.Binary,
 		"-test.v=test2json", "-test.paniconexit0", "-test.timeout=" + timeout.String()}
 	if rn.RunPattern != "" {
 		args = append(args, "-test.run="+rn.RunPattern)
 	}
-	cmd := exec.CommandContext(ctx, rn.Go, args...)
+	// test2json is what go test -json runs the binary through; a built
+	// one saves a go command per run.
+	cmd := exec.CommandContext(ctx, rn.Go, append([]string{"tool", "test2json"}, args...)...)
+	if rn.Test2JSON != "" {
+		cmd = exec.CommandContext(ctx, rn.Test2JSON, args...)
+	}
 	cmd.Dir = filepath.Join(rn.ModuleRoot, "exercises", b.Job.Exercise.Dir)
 	var stdout, stderr bytes.Buffer
 	cmd.Stdout, cmd.Stderr = &stdout, &stderr
@@ -169,4 +174,15 @@ func (rn Runner) RunBuilt(ctx context.Context, b Built) (Result, error) {
 	parseEvents(&res, stdout.Bytes())
 	res.Output += stderr.String()
 	return res, nil
+}
+
+// BuildTest2JSON builds go's test2json into dir (the toolchain does not
+// ship it built) and returns its path, for Runner.Test2JSON.
+func (rn Runner) BuildTest2JSON(ctx context.Context, dir string) (string, error) {
+	p := filepath.Join(dir, "test2json")
+	out, err := exec.CommandContext(ctx, rn.Go, "build", "-o", p, "cmd/test2json").CombinedOutput()
+	if err != nil {
+		return "", fmt.Errorf("go build cmd/test2json: %w\n%s", err, out)
+	}
+	return p, nil
 }

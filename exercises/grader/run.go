@@ -64,6 +64,9 @@ type Runner struct {
 	// LDFlags, if set, is go test's -ldflags: "-s -w" links faster,
 	// without the symbol table and DWARF that only a debugger needs.
 	LDFlags string
+	// Test2JSON, if set, is a built test2json (BuildTest2JSON) that
+	// RunBuilt uses instead of go tool test2json.
+	Test2JSON string
 }
 
 // GoCommand returns the go command of the toolchain that built this
