@@ -3,16 +3,23 @@ package informer
 import (
 	"sync"
 	"time"
+
+	"kubeloop/deltafifo"
 )
 
 // ResourceEventHandler receives an informer's notifications. OnDelete may
-// receive a deltafifo.DeletedFinalStateUnknown when the deletion happened
-// while the watch was down and the informer only learned of it on re-list.
+// receive a DeletedFinalStateUnknown when the deletion happened while the
+// watch was down and the informer only learned of it on re-list.
 type ResourceEventHandler interface {
 	OnAdd(obj any, isInInitialList bool)
 	OnUpdate(oldObj, newObj any)
 	OnDelete(obj any)
 }
+
+// DeletedFinalStateUnknown is deltafifo's tombstone, re-exported so that
+// controllers need not import the queue below the informer (client-go keeps
+// both in tools/cache).
+type DeletedFinalStateUnknown = deltafifo.DeletedFinalStateUnknown
 
 // ResourceEventHandlerFuncs adapts plain functions; nil ones are skipped.
 type ResourceEventHandlerFuncs struct {
@@ -46,10 +53,9 @@ type ResourceEventHandlerRegistration interface {
 	HasSynced() bool
 }
 
-// A notification is one handler call to make. client-go has a type for
-// each kind (addNotification, updateNotification, deleteNotification); one
-// struct with a typed kind keeps the listener's buffer from allocating per
-// notification (BenchmarkInformerInitialSync10kPods).
+// A notification is one handler call to make. client-go has a type per
+// kind; one struct with a typed kind keeps the listener's buffer from
+// allocating per notification (BenchmarkInformerInitialSync10kPods).
 type notification struct {
 	kind            notificationKind
 	oldObj, newObj  any
@@ -64,31 +70,28 @@ const (
 	deleteNotification
 )
 
-// listener runs one handler on its own goroutine, with an unbounded buffer in
-// front of it, so a slow handler delays only itself and the informer's
-// distribution never blocks. client-go's processorListener does the same with
-// a ring buffer.
+// listener runs one handler on its own goroutine behind an unbounded buffer,
+// so a slow handler delays only itself and distribution never blocks
+// (client-go's processorListener, with a ring buffer).
 type listener struct {
-	handler      ResourceEventHandler
-	resyncPeriod time.Duration
-	// upstreamSynced is the informer's HasSynced.
-	upstreamSynced func() bool
+	handler        ResourceEventHandler
+	resyncPeriod   time.Duration
+	upstreamSynced func() bool // the informer's HasSynced
 
-	mu      sync.Mutex
-	cond    *sync.Cond
-	pending []notification
-	stopped bool
-	// initialPending counts initial-list notifications not yet handled.
-	initialPending int
+	mu             sync.Mutex
+	cond           sync.Cond
+	pending        []notification
+	stopped        bool
+	initialPending int // initial-list notifications not yet handled
 	nextResync     time.Time
-	// syncing is set by the informer (under its lock) for listeners whose
+	// syncing is set by the informer, under its mu, when this listener's
 	// resync is due at the current tick.
 	syncing bool
 }
 
-func newListener(h ResourceEventHandler, resync time.Duration, upstream func() bool, now time.Time) *listener {
-	l := &listener{handler: h, resyncPeriod: resync, upstreamSynced: upstream, nextResync: now.Add(resync)}
-	l.cond = sync.NewCond(&l.mu)
+func newListener(h ResourceEventHandler, resync time.Duration, upstream func() bool) *listener {
+	l := &listener{handler: h, resyncPeriod: resync, upstreamSynced: upstream, nextResync: time.Now().Add(resync)}
+	l.cond.L = &l.mu
 	return l
 }
 
@@ -107,16 +110,15 @@ func (l *listener) add(n notification) {
 
 func (l *listener) stop() {
 	l.mu.Lock()
+	defer l.mu.Unlock()
 	l.stopped = true
 	l.cond.Broadcast()
-	l.mu.Unlock()
 }
 
-// HasSynced asks the informer first and takes the listener's lock only
-// after: the informer's answer needs the DeltaFIFO's lock, and Pop holds
-// that lock while it adds to this listener, so holding ours while asking
-// could deadlock. The order also keeps the answer right: once the informer
-// has synced, every initial notification has already been counted here.
+// HasSynced asks the informer before taking the listener's lock: the
+// informer's answer needs the DeltaFIFO's lock, which Pop holds while it
+// adds to this listener. Once the informer has synced, every initial
+// notification has been counted here, so the answer is also right.
 func (l *listener) HasSynced() bool {
 	if !l.upstreamSynced() {
 		return false

@@ -10,6 +10,7 @@ import (
 	"github.com/stretchr/testify/require"
 
 	"kubeloop/api"
+	"kubeloop/cache"
 	"kubeloop/deltafifo"
 )
 
@@ -209,7 +210,7 @@ func TestIndexerByIndexAndAddIndexersAfterStart(t *testing.T) {
 	lw.Set("b", "y")
 	inf := NewSharedIndexInformer("configmaps", lw, Options{})
 	start(t, inf)
-	require.NoError(t, inf.AddIndexers(Indexers{"byValue": func(o any) ([]string, error) {
+	require.NoError(t, inf.AddIndexers(cache.Indexers{"byValue": func(o any) ([]string, error) {
 		return []string{o.(*api.ConfigMap).Data["v"]}, nil
 	}}))
 	got, err := inf.GetIndexer().ByIndex("byValue", "y")

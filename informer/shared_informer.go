@@ -3,12 +3,14 @@ package informer
 import (
 	"context"
 	"errors"
-	"fmt"
+	"maps"
+	"slices"
 	"sync"
 	"sync/atomic"
 	"time"
 
 	"kubeloop/api"
+	"kubeloop/cache"
 	"kubeloop/deltafifo"
 	"kubeloop/reflector"
 	"kubeloop/trace"
@@ -20,12 +22,18 @@ import (
 type SharedIndexInformer interface {
 	AddEventHandler(h ResourceEventHandler) (ResourceEventHandlerRegistration, error)
 	AddEventHandlerWithResyncPeriod(h ResourceEventHandler, resync time.Duration) (ResourceEventHandlerRegistration, error)
-	RemoveEventHandler(reg ResourceEventHandlerRegistration) error
-	GetIndexer() Indexer
-	AddIndexers(Indexers) error
+	GetIndexer() cache.Indexer
+	AddIndexers(cache.Indexers) error
 	Run(ctx context.Context)
 	HasSynced() bool
 	LastSyncResourceVersion() string
+}
+
+// Options tune an informer.
+type Options struct {
+	// ResyncPeriod is the default for handlers added without their own.
+	ResyncPeriod time.Duration
+	Indexers     cache.Indexers
 }
 
 // minimumResyncPeriod keeps handlers from asking for a resync storm.
@@ -34,76 +42,52 @@ const minimumResyncPeriod = time.Second
 type sharedIndexInformer struct {
 	name          string
 	lw            reflector.ListerWatcher
-	indexer       Indexer
+	indexer       cache.Indexer
 	defaultResync time.Duration
 	detector      *MutationDetector
-	useWatchList  bool
-	// fifo is set once by Run; HasSynced reads it without mu because
-	// listeners ask while the informer may hold mu.
+	// fifo and refl are set once by Run; HasSynced reads fifo without mu
+	// because listeners ask while the informer may hold mu.
 	fifo atomic.Pointer[deltafifo.DeltaFIFO]
+	refl atomic.Pointer[reflector.Reflector]
 
 	// mu guards the fields below and, while held, stops deltas from being
 	// distributed: a handler added after start sees the cache's current
 	// content and then exactly the changes after it.
-	mu        sync.Mutex
-	listeners []*listener
-	started   bool
-	stopped   bool
-	refl      *reflector.Reflector
-	// resyncCheckPeriod is the smallest resync period of any handler.
-	resyncCheckPeriod time.Duration
-	// component runs the informer (from Run's context), for traces.
-	component string
-}
-
-// Options tune an informer.
-type Options struct {
-	// ResyncPeriod is the default for handlers added without their own.
-	ResyncPeriod time.Duration
-	Indexers     Indexers
-	// UseWatchList makes the reflector stream the initial state with
-	// sendInitialEvents instead of a LIST.
-	UseWatchList bool
+	mu                sync.Mutex
+	listeners         []*listener
+	started, stopped  bool
+	resyncCheckPeriod time.Duration // the smallest resync period of any handler
+	component         string        // runs the informer (from Run's context), for traces
 }
 
 // NewSharedIndexInformer makes an informer for the resource lw lists.
 func NewSharedIndexInformer(name string, lw reflector.ListerWatcher, opts Options) SharedIndexInformer {
-	idx := Indexers{NamespaceIndex: MetaNamespaceIndexFunc}
-	for k, v := range opts.Indexers {
-		idx[k] = v
-	}
+	idx := cache.Indexers{cache.NamespaceIndex: cache.MetaNamespaceIndexFunc}
+	maps.Copy(idx, opts.Indexers)
 	return &sharedIndexInformer{
-		name:              name,
-		lw:                lw,
-		indexer:           NewIndexer(deltafifo.DeletionHandlingMetaNamespaceKeyFunc, idx),
-		defaultResync:     opts.ResyncPeriod,
-		resyncCheckPeriod: opts.ResyncPeriod,
-		detector:          NewMutationDetectorFromEnv(name),
-		useWatchList:      opts.UseWatchList,
+		name: name, lw: lw, defaultResync: opts.ResyncPeriod, resyncCheckPeriod: opts.ResyncPeriod,
+		indexer:  cache.NewIndexer(deltafifo.DeletionHandlingMetaNamespaceKeyFunc, idx),
+		detector: NewMutationDetectorFromEnv(name),
 	}
 }
 
-func (s *sharedIndexInformer) GetIndexer() Indexer { return s.indexer }
-
-func (s *sharedIndexInformer) AddIndexers(i Indexers) error { return s.indexer.AddIndexers(i) }
+func (s *sharedIndexInformer) GetIndexer() cache.Indexer          { return s.indexer }
+func (s *sharedIndexInformer) AddIndexers(i cache.Indexers) error { return s.indexer.AddIndexers(i) }
 
 func (s *sharedIndexInformer) HasSynced() bool {
 	f := s.fifo.Load()
 	return f != nil && f.HasSynced()
 }
 
-func (s *sharedIndexInformer) LastSyncResourceVersion() string {
-	s.mu.Lock()
-	r := s.refl
-	s.mu.Unlock()
-	if r == nil {
-		return ""
-	}
-	return r.LastSyncResourceVersion()
-}
-
 func (s *sharedIndexInformer) AddEventHandler(h ResourceEventHandler) (ResourceEventHandlerRegistration, error) {
 	return s.AddEventHandlerWithResyncPeriod(h, s.defaultResync)
+}
+
+func (s *sharedIndexInformer) LastSyncResourceVersion() string {
+	if r := s.refl.Load(); r != nil {
+		return r.LastSyncResourceVersion()
+	}
+	return ""
 }
 
 func (s *sharedIndexInformer) AddEventHandlerWithResyncPeriod(h ResourceEventHandler, resync time.Duration) (ResourceEventHandlerRegistration, error) {
@@ -112,36 +96,23 @@ func (s *sharedIndexInformer) AddEventHandlerWithResyncPeriod(h ResourceEventHan
 	if s.stopped {
 		return nil, errors.New("informer has stopped; handler not added")
 	}
-	if resync > 0 && resync < minimumResyncPeriod {
-		resync = minimumResyncPeriod
+	if resync > 0 {
+		resync = max(resync, minimumResyncPeriod)
+		if !s.started && (s.resyncCheckPeriod == 0 || resync < s.resyncCheckPeriod) {
+			s.resyncCheckPeriod = resync
+		}
 	}
-	if resync > 0 && !s.started && (s.resyncCheckPeriod == 0 || resync < s.resyncCheckPeriod) {
-		s.resyncCheckPeriod = resync
-	}
-	l := newListener(h, resync, s.HasSynced, time.Now())
+	l := newListener(h, resync, s.HasSynced)
 	s.listeners = append(s.listeners, l)
 	if s.started {
 		go l.run()
-		// Late handler: replay the cache as adds. Holding mu keeps new
-		// deltas from slipping in between.
+		// A late handler first gets the cache as adds; holding mu keeps
+		// new deltas from slipping in between.
 		for _, o := range s.indexer.List() {
 			l.add(notification{kind: addNotification, newObj: o, isInInitialList: true})
 		}
 	}
 	return l, nil
-}
-
-func (s *sharedIndexInformer) RemoveEventHandler(reg ResourceEventHandlerRegistration) error {
-	s.mu.Lock()
-	defer s.mu.Unlock()
-	for i, l := range s.listeners {
-		if l == reg {
-			l.stop()
-			s.listeners = append(s.listeners[:i], s.listeners[i+1:]...)
-			return nil
-		}
-	}
-	return fmt.Errorf("handler registration not found")
 }
 
 // Run starts the reflector and distributes deltas until ctx ends.
@@ -153,15 +124,12 @@ func (s *sharedIndexInformer) Run(ctx context.Context) {
 	}
 	s.component = trace.ComponentFrom(ctx)
 	fifo := deltafifo.NewDeltaFIFOWithOptions(deltafifo.DeltaFIFOOptions{
-		KnownObjects:          s.indexer,
-		EmitDeltaTypeReplaced: true,
-		Name:                  s.component,
-	})
+		KnownObjects: s.indexer, EmitDeltaTypeReplaced: true, Name: s.component})
 	refl := reflector.NewReflector(s.name, s.lw, fifo, s.resyncCheckPeriod)
 	refl.ShouldResync = s.shouldResync
-	refl.UseWatchList = s.useWatchList
 	s.fifo.Store(fifo)
-	s.refl, s.started = refl, true
+	s.refl.Store(refl)
+	s.started = true
 	for _, l := range s.listeners {
 		go l.run()
 	}
@@ -169,59 +137,51 @@ func (s *sharedIndexInformer) Run(ctx context.Context) {
 
 	go refl.Run(ctx)
 	go s.detector.Run(ctx)
-	go func() {
-		<-ctx.Done()
-		fifo.Close()
-	}()
+	context.AfterFunc(ctx, fifo.Close)
 	for {
-		_, err := fifo.Pop(func(obj any, isInInitialList bool) error {
-			return s.handleDeltas(obj.(deltafifo.Deltas), isInInitialList)
-		})
-		if errors.Is(err, deltafifo.ErrFIFOClosed) {
+		if _, err := fifo.Pop(s.handleDeltas); errors.Is(err, deltafifo.ErrFIFOClosed) {
 			break
 		}
 	}
 	s.mu.Lock()
+	defer s.mu.Unlock()
 	s.stopped = true
 	for _, l := range s.listeners {
 		l.stop()
 	}
-	s.mu.Unlock()
 }
 
 // handleDeltas applies one key's deltas, oldest first, to the indexer and
 // tells the handlers. It runs inside Pop, under the FIFO's lock, and takes
 // mu so that late handlers see a consistent cut.
-func (s *sharedIndexInformer) handleDeltas(deltas deltafifo.Deltas, isInInitialList bool) error {
+func (s *sharedIndexInformer) handleDeltas(obj any, isInInitialList bool) error {
 	s.mu.Lock()
 	defer s.mu.Unlock()
-	for _, d := range deltas {
-		switch d.Type {
-		case deltafifo.Sync, deltafifo.Replaced, deltafifo.Added, deltafifo.Updated:
-			s.detector.AddObject(d.Object)
-			old, exists, err := s.indexer.Get(d.Object)
-			if err != nil {
-				return err
-			}
-			if exists {
-				if err := s.indexer.Update(d.Object); err != nil {
-					return err
-				}
-				isSync := d.Type == deltafifo.Sync ||
-					(d.Type == deltafifo.Replaced && sameResourceVersion(old, d.Object))
-				s.distribute(notification{kind: updateNotification, oldObj: old, newObj: d.Object}, isSync)
-			} else {
-				if err := s.indexer.Add(d.Object); err != nil {
-					return err
-				}
-				s.distribute(notification{kind: addNotification, newObj: d.Object, isInInitialList: isInInitialList}, false)
-			}
-		case deltafifo.Deleted:
+	for _, d := range obj.(deltafifo.Deltas) {
+		if d.Type == deltafifo.Deleted {
 			if err := s.indexer.Delete(d.Object); err != nil {
 				return err
 			}
 			s.distribute(notification{kind: deleteNotification, oldObj: d.Object}, false)
+			continue
 		}
+		// Sync, Replaced, Added or Updated: the object is now d.Object.
+		s.detector.AddObject(d.Object)
+		old, exists, err := s.indexer.Get(d.Object)
+		if err == nil {
+			err = s.indexer.Update(d.Object) // the Indexer's Add is Update
+		}
+		if err != nil {
+			return err
+		}
+		if !exists {
+			s.distribute(notification{kind: addNotification, newObj: d.Object, isInInitialList: isInInitialList}, false)
+			continue
+		}
+		// A resync, or a relist that found the object unchanged, reaches
+		// only the handlers whose resync is due.
+		isSync := d.Type == deltafifo.Sync || (d.Type == deltafifo.Replaced && sameResourceVersion(old, d.Object))
+		s.distribute(notification{kind: updateNotification, oldObj: old, newObj: d.Object}, isSync)
 	}
 	return nil
 }
@@ -231,10 +191,9 @@ func (s *sharedIndexInformer) handleDeltas(deltas deltafifo.Deltas, isInInitialL
 func (s *sharedIndexInformer) distribute(n notification, isSync bool) {
 	s.traceHandled(n, isSync)
 	for _, l := range s.listeners {
-		if isSync && !l.syncing {
-			continue
+		if !isSync || l.syncing {
+			l.add(n)
 		}
-		l.add(n)
 	}
 }
 
@@ -243,8 +202,7 @@ func (s *sharedIndexInformer) distribute(n notification, isSync bool) {
 func (s *sharedIndexInformer) shouldResync() bool {
 	s.mu.Lock()
 	defer s.mu.Unlock()
-	now := time.Now()
-	any := false
+	now, any := time.Now(), false
 	for _, l := range s.listeners {
 		l.syncing = l.resyncDue(now)
 		any = any || l.syncing
@@ -263,21 +221,12 @@ func sameResourceVersion(a, b any) bool {
 func WaitForCacheSync(ctx context.Context, synced ...func() bool) bool {
 	t := time.NewTicker(10 * time.Millisecond)
 	defer t.Stop()
-	for {
-		all := true
-		for _, s := range synced {
-			if !s() {
-				all = false
-				break
-			}
-		}
-		if all {
-			return true
-		}
+	for slices.ContainsFunc(synced, func(hasSynced func() bool) bool { return !hasSynced() }) {
 		select {
 		case <-ctx.Done():
 			return false
 		case <-t.C:
 		}
 	}
+	return true
 }

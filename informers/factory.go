@@ -7,6 +7,7 @@ import (
 	"time"
 
 	"kubeloop/api"
+	"kubeloop/cache"
 	"kubeloop/client"
 	"kubeloop/informer"
 	"kubeloop/listers"
@@ -68,7 +69,7 @@ func (f *SharedInformerFactory) InformerFor(info *api.ResourceInfo) informer.Sha
 	// Every informer of the factory has the owner index (controllers find
 	// their dependents with it) besides the indexers the options ask for.
 	opts := f.opts
-	opts.Indexers = informer.Indexers{OwnerUIDIndex: OwnerUIDIndexFunc}
+	opts.Indexers = cache.Indexers{OwnerUIDIndex: OwnerUIDIndexFunc}
 	for name, fn := range f.opts.Indexers {
 		opts.Indexers[name] = fn
 	}

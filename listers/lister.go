@@ -2,17 +2,17 @@ package listers
 
 import (
 	"kubeloop/api"
-	"kubeloop/informer"
+	"kubeloop/cache"
 )
 
 // Lister reads typed objects from an Indexer. What it returns is shared
 // with the cache: DeepCopy before changing.
 type Lister[T api.Object] struct {
-	indexer informer.Indexer
+	indexer cache.Indexer
 }
 
 // NewLister wraps an indexer.
-func NewLister[T api.Object](indexer informer.Indexer) Lister[T] { return Lister[T]{indexer: indexer} }
+func NewLister[T api.Object](indexer cache.Indexer) Lister[T] { return Lister[T]{indexer: indexer} }
 
 // List returns every cached object matching selector (nil = all).
 func (l Lister[T]) List(selector api.Selector) []T {
@@ -46,13 +46,13 @@ func (l Lister[T]) get(key, name string) (T, error) {
 
 // NamespaceLister reads one namespace.
 type NamespaceLister[T api.Object] struct {
-	indexer   informer.Indexer
+	indexer   cache.Indexer
 	namespace string
 }
 
 // List returns the namespace's objects matching selector (nil = all).
 func (l NamespaceLister[T]) List(selector api.Selector) []T {
-	objs, err := l.indexer.ByIndex(informer.NamespaceIndex, l.namespace)
+	objs, err := l.indexer.ByIndex(cache.NamespaceIndex, l.namespace)
 	if err != nil {
 		// Without the namespace index, fall back to a scan.
 		var in []any

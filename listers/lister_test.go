@@ -6,12 +6,12 @@ import (
 	"github.com/stretchr/testify/require"
 
 	"kubeloop/api"
+	"kubeloop/cache"
 	"kubeloop/deltafifo"
-	"kubeloop/informer"
 )
 
 func TestListerFiltersByNamespaceAndSelector(t *testing.T) {
-	idx := informer.NewIndexer(deltafifo.DeletionHandlingMetaNamespaceKeyFunc, informer.Indexers{informer.NamespaceIndex: informer.MetaNamespaceIndexFunc})
+	idx := cache.NewIndexer(deltafifo.DeletionHandlingMetaNamespaceKeyFunc, cache.Indexers{cache.NamespaceIndex: cache.MetaNamespaceIndexFunc})
 	for _, c := range []*api.ConfigMap{
 		{ObjectMeta: api.ObjectMeta{Namespace: "a", Name: "x", Labels: map[string]string{"app": "web"}}},
 		{ObjectMeta: api.ObjectMeta{Namespace: "a", Name: "y"}},

@@ -19,7 +19,7 @@ type ListerWatcher interface {
 }
 
 // ReflectorStore is what the reflector writes to (client-go's name): a
-// DeltaFIFO or an informer.Indexer, not store.Store (etcd's side).
+// DeltaFIFO (an informer's), not store.Store (etcd's side).
 type ReflectorStore interface {
 	Add(obj any) error
 	Update(obj any) error

@@ -6,6 +6,7 @@ import (
 	"time"
 
 	"kubeloop/api"
+	"kubeloop/cache"
 	"kubeloop/client"
 	"kubeloop/client/record"
 	"kubeloop/controllers/worker"
@@ -45,7 +46,7 @@ type Controller struct {
 	burstReplicas int
 
 	rsLister  listers.Lister[*api.ReplicaSet]
-	rsIndexer informer.Indexer
+	rsIndexer cache.Indexer
 	podLister listers.Lister[*api.Pod]
 	synced    []func() bool
 

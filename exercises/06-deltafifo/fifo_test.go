@@ -10,8 +10,8 @@ import (
 	"github.com/stretchr/testify/require"
 
 	"kubeloop/api"
+	"kubeloop/cache"
 	"kubeloop/deltafifo"
-	"kubeloop/informer"
 )
 
 // cm is a ConfigMap in namespace "ns"; its resourceVersion tells two
@@ -21,8 +21,8 @@ func cm(name, rv string) *api.ConfigMap {
 }
 
 // known is the consumer's cache, kubeloop's real informer indexer.
-func known(objs ...*api.ConfigMap) informer.Indexer {
-	idx := informer.NewIndexer(deltafifo.DeletionHandlingMetaNamespaceKeyFunc, informer.Indexers{})
+func known(objs ...*api.ConfigMap) cache.Indexer {
+	idx := cache.NewIndexer(deltafifo.DeletionHandlingMetaNamespaceKeyFunc, cache.Indexers{})
 	for _, o := range objs {
 		if err := idx.Add(o); err != nil {
 			panic(err)

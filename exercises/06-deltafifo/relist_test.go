@@ -16,9 +16,9 @@ import (
 
 	"kubeloop/api"
 	"kubeloop/apiserver/apiservertest"
+	"kubeloop/cache"
 	"kubeloop/client"
 	"kubeloop/deltafifo"
-	"kubeloop/informer"
 	"kubeloop/reflector"
 )
 
@@ -39,7 +39,7 @@ const waitFor = 20 * time.Second
 // it keeps the indexer, your queue's KnownObjects, equal to what it popped,
 // and records what a handler would be told.
 type consumer struct {
-	indexer informer.Indexer
+	indexer cache.Indexer
 	mu      sync.Mutex
 	events  []string
 }
@@ -184,7 +184,7 @@ func TestRelistAfterAnOutageTombstonesWhatWasDeletedMeanwhile(t *testing.T) {
 	b := create("b")
 	create("c")
 
-	c := &consumer{indexer: informer.NewIndexer(deltafifo.DeletionHandlingMetaNamespaceKeyFunc, informer.Indexers{})}
+	c := &consumer{indexer: cache.NewIndexer(deltafifo.DeletionHandlingMetaNamespaceKeyFunc, cache.Indexers{})}
 	f := New(Options{KnownObjects: c.indexer})
 	s := &countingStore{DeltaFIFO: f}
 	popped := make(chan error, 1)

@@ -19,9 +19,9 @@ import (
 
 	"kubeloop/api"
 	"kubeloop/apiserver"
+	"kubeloop/cache"
 	"kubeloop/client"
 	"kubeloop/deltafifo"
-	"kubeloop/informer"
 	"kubeloop/store"
 	"kubeloop/store/storetest"
 )
@@ -113,7 +113,7 @@ func newHarness(ns string) *harness {
 	info, _ := api.ForType[*api.ConfigMap](api.Builtin())
 	return &harness{
 		inner:   client.NewListWatch(apiClient, info, ns),
-		store:   &recordingStore{indexer: informer.NewIndexer(deltafifo.DeletionHandlingMetaNamespaceKeyFunc, informer.Indexers{})},
+		store:   &recordingStore{indexer: cache.NewIndexer(deltafifo.DeletionHandlingMetaNamespaceKeyFunc, cache.Indexers{})},
 		expired: map[string]bool{},
 	}
 }

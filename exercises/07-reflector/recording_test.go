@@ -9,7 +9,7 @@ import (
 	"sync"
 
 	"kubeloop/api"
-	"kubeloop/informer"
+	"kubeloop/cache"
 )
 
 // The two recorders around your reflector: the watch it reads (forwarder,
@@ -61,7 +61,7 @@ func (w *chanWatcher) Stop()                             {}
 // recordingStore is kubeloop's informer indexer, with a log of what the
 // reflector asked of it.
 type recordingStore struct {
-	indexer informer.Indexer
+	indexer cache.Indexer
 	mu      sync.Mutex
 	ops     []string
 }
