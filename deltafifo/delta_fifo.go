@@ -11,54 +11,37 @@ import (
 // ErrFIFOClosed is what Pop returns once the queue is closed and drained.
 var ErrFIFOClosed = errors.New("DeltaFIFO: manipulating with closed queue")
 
-// PopProcessFunc handles one popped key. obj is the key's Deltas;
-// isInInitialList says the key came from the first Replace and the queue has
-// not synced yet, so a handler can tell initial adds from later ones.
+// PopProcessFunc handles one popped key's Deltas; isInInitialList: not synced yet.
 type PopProcessFunc func(obj any, isInInitialList bool) error
 
 // DeltaFIFOOptions configures a DeltaFIFO. Every field is optional.
 type DeltaFIFOOptions struct {
-	// KeyFunction keys objects; the default is api.MetaNamespaceKeyFunc.
-	KeyFunction api.KeyFunc
-	// KnownObjects is what the consumer already holds. Without it, Replace
-	// cannot notice deletions of objects that were already popped, and
-	// Resync does nothing.
-	KnownObjects KeyListerGetter
+	KeyFunction  api.KeyFunc     // default api.MetaNamespaceKeyFunc
+	KnownObjects KeyListerGetter // what the consumer holds: to tombstone popped keys, to Resync
 	// EmitDeltaTypeReplaced makes Replace record Replaced instead of Sync.
 	EmitDeltaTypeReplaced bool
-	// Transformer, when set, rewrites objects before they are queued.
-	Transformer TransformFunc
-	// Name names the queue in traces; the informer gives its component's.
-	Name string
+	Transformer           TransformFunc // rewrites objects before they are queued
+	Name                  string        // names the queue in traces
 }
 
-// DeltaFIFO is a producer/consumer queue of keys where each key carries the
-// list of changes made to it since it was last popped. A reflector produces,
-// an informer consumes with Pop.
+// DeltaFIFO is a queue of keys, each carrying the changes made to it since
+// it was last popped. A reflector produces, an informer consumes with Pop.
 type DeltaFIFO struct {
 	lock sync.Mutex
-	// cond is signalled when a key joins the queue and broadcast on Close.
-	cond sync.Cond
+	cond sync.Cond // signalled when a key joins the queue, broadcast on Close
 
 	// Invariants: a key is in items iff it is in queue; it appears there
 	// once; its Deltas are never empty and never end in two Deleted.
 	items map[string]Deltas
 	queue keyQueue // the keys in the order Pop returns them
 
-	// populated turns true on the first Add, Update, Delete or Replace.
-	// initialPopulationCount is how many keys of the first Replace are
-	// still queued; HasSynced waits for it to reach zero.
-	populated              bool
-	initialPopulationCount int
-
+	// populated: an Add, Update, Delete or Replace came; HasSynced waits for
+	// it and for the first Replace's keys (initialPopulationCount) to be popped.
+	populated               bool
+	initialPopulationCount  int
 	closed                  bool
 	lastSyncResourceVersion string
-
-	keyFunc               api.KeyFunc
-	knownObjects          KeyListerGetter
-	emitDeltaTypeReplaced bool
-	transformer           TransformFunc
-	name                  string
+	opts                    DeltaFIFOOptions
 }
 
 // NewDeltaFIFOWithOptions returns an empty, open DeltaFIFO.
@@ -66,14 +49,7 @@ func NewDeltaFIFOWithOptions(opts DeltaFIFOOptions) *DeltaFIFO {
 	if opts.KeyFunction == nil {
 		opts.KeyFunction = api.MetaNamespaceKeyFunc
 	}
-	f := &DeltaFIFO{
-		items:                 map[string]Deltas{},
-		keyFunc:               opts.KeyFunction,
-		knownObjects:          opts.KnownObjects,
-		emitDeltaTypeReplaced: opts.EmitDeltaTypeReplaced,
-		transformer:           opts.Transformer,
-		name:                  opts.Name,
-	}
+	f := &DeltaFIFO{items: map[string]Deltas{}, opts: opts}
 	f.cond.L = &f.lock
 	return f
 }
@@ -90,24 +66,16 @@ func (f *DeltaFIFO) KeyOf(obj any) (string, error) {
 	if d, ok := obj.(DeletedFinalStateUnknown); ok {
 		return d.Key, nil
 	}
-	key, err := f.keyFunc(obj)
-	if err != nil {
-		return "", fmt.Errorf("DeltaFIFO: key of %T: %w", obj, err)
-	}
-	return key, nil
+	return f.opts.KeyFunction(obj)
 }
 
-// Add records an Added delta.
-func (f *DeltaFIFO) Add(obj any) error {
-	return f.addOrUpdate(Added, obj)
-}
+func (f *DeltaFIFO) Add(obj any) error    { return f.record(Added, obj) }
+func (f *DeltaFIFO) Update(obj any) error { return f.record(Updated, obj) }
+func (f *DeltaFIFO) Delete(obj any) error { return f.record(Deleted, obj) }
 
-// Update records an Updated delta.
-func (f *DeltaFIFO) Update(obj any) error {
-	return f.addOrUpdate(Updated, obj)
-}
-
-func (f *DeltaFIFO) addOrUpdate(t DeltaType, obj any) error {
+// record queues a watch event's delta. A Delete of an object neither queued
+// nor held by the consumer is dropped: a relist most likely tombstoned it.
+func (f *DeltaFIFO) record(t DeltaType, obj any) error {
 	key, err := f.KeyOf(obj)
 	if err != nil {
 		return err
@@ -115,43 +83,25 @@ func (f *DeltaFIFO) addOrUpdate(t DeltaType, obj any) error {
 	f.lock.Lock()
 	defer f.lock.Unlock()
 	f.populated = true
-	return f.queueActionLocked(key, t, obj, true)
-}
-
-// Delete records a Deleted delta, unless the object is unknown: neither
-// queued nor (when there are known objects) held by the consumer. Such a
-// delete most likely repeats one a relist already reported as a tombstone.
-func (f *DeltaFIFO) Delete(obj any) error {
-	key, err := f.KeyOf(obj)
-	if err != nil {
-		return err
-	}
-	f.lock.Lock()
-	defer f.lock.Unlock()
-	f.populated = true
-	_, queued := f.items[key]
-	if !queued {
-		if f.knownObjects == nil {
+	if _, queued := f.items[key]; t == Deleted && !queued {
+		if f.opts.KnownObjects == nil {
 			return nil
 		}
 		// A lookup error is not proof of absence, so the delete goes through.
-		if _, known, err := f.knownObjects.GetByKey(key); err == nil && !known {
+		if _, known, err := f.opts.KnownObjects.GetByKey(key); err == nil && !known {
 			return nil
 		}
 	}
-	return f.queueActionLocked(key, Deleted, obj, true)
+	return f.queueActionLocked(key, t, obj, true)
 }
 
-// queueActionLocked appends one delta to key, queueing key if it is new.
-// transform is false for objects that already went through the transformer
-// once (Resync's known objects) and is ignored for tombstones.
+// queueActionLocked appends one delta to key, queueing key if new. transform
+// is false for tombstones and for Resync's objects, transformed once already.
 func (f *DeltaFIFO) queueActionLocked(key string, t DeltaType, obj any, transform bool) error {
-	if f.transformer != nil && transform {
-		if _, tombstone := obj.(DeletedFinalStateUnknown); !tombstone {
-			var err error
-			if obj, err = f.transformer(obj); err != nil {
-				return fmt.Errorf("DeltaFIFO: transform %q: %w", key, err)
-			}
+	if f.opts.Transformer != nil && transform {
+		var err error
+		if obj, err = f.opts.Transformer(obj); err != nil {
+			return fmt.Errorf("DeltaFIFO: transform %q: %w", key, err)
 		}
 	}
 	old, queued := f.items[key]
@@ -164,10 +114,9 @@ func (f *DeltaFIFO) queueActionLocked(key string, t DeltaType, obj any, transfor
 	return nil
 }
 
-// dedupDeltas collapses a trailing pair of Deleted deltas, which a relist
-// tombstone and a late watch event can both produce for one deletion. It
-// keeps the older one unless that is a tombstone, since a real final state
-// beats a guessed one. Nothing else is collapsed: every update is kept.
+// dedupDeltas collapses only a trailing pair of Deleted, which a relist's
+// tombstone and a late watch event make of one deletion; it keeps the older
+// unless that is a tombstone: a real final state beats a guessed one.
 func dedupDeltas(d Deltas) Deltas {
 	n := len(d)
 	if n < 2 || d[n-1].Type != Deleted || d[n-2].Type != Deleted {
@@ -180,10 +129,9 @@ func dedupDeltas(d Deltas) Deltas {
 	return d[:n-1]
 }
 
-// Pop waits for a key, removes it and hands its Deltas to process, which
-// runs under the queue's lock so the consumer can update its known objects
-// atomically with the removal. process's error is returned as is; the key is
-// not requeued, so a consumer that wants a retry must Add it back.
+// Pop waits for a key, removes it and hands its Deltas to process, under the
+// queue's lock so the consumer updates its known objects atomically with the
+// removal. process's error is returned; the key is not requeued.
 func (f *DeltaFIFO) Pop(process PopProcessFunc) (any, error) {
 	f.lock.Lock()
 	defer f.lock.Unlock()
@@ -193,13 +141,12 @@ func (f *DeltaFIFO) Pop(process PopProcessFunc) (any, error) {
 		}
 		f.cond.Wait()
 	}
-	isInInitialList := !f.hasSyncedLocked()
-	key := f.queue.pop()
-	if f.initialPopulationCount > 0 {
+	isInInitialList := f.initialPopulationCount > 0 // a queued key means populated
+	if isInInitialList {
 		f.initialPopulationCount--
 	}
-	// Box the Deltas once: each conversion to any would allocate.
-	var item any = f.items[key]
+	key := f.queue.pop()
+	var item any = f.items[key] // boxed once: each conversion to any allocates
 	delete(f.items, key)
 	if process == nil {
 		return item, nil
@@ -212,25 +159,13 @@ func (f *DeltaFIFO) Pop(process PopProcessFunc) (any, error) {
 func (f *DeltaFIFO) HasSynced() bool {
 	f.lock.Lock()
 	defer f.lock.Unlock()
-	return f.hasSyncedLocked()
-}
-
-func (f *DeltaFIFO) hasSyncedLocked() bool {
 	return f.populated && f.initialPopulationCount == 0
 }
 
-// Close wakes every waiting Pop. Keys still queued can be popped; after
-// that Pop returns ErrFIFOClosed.
+// Close wakes every waiting Pop; once the queue is drained Pop returns ErrFIFOClosed.
 func (f *DeltaFIFO) Close() {
 	f.lock.Lock()
 	defer f.lock.Unlock()
 	f.closed = true
 	f.cond.Broadcast()
-}
-
-// IsClosed reports whether Close was called.
-func (f *DeltaFIFO) IsClosed() bool {
-	f.lock.Lock()
-	defer f.lock.Unlock()
-	return f.closed
 }

@@ -3,108 +3,91 @@ package deltafifo
 import "log/slog"
 
 // Replace takes a full relist. Every listed object gets a Sync delta (or
-// Replaced, with EmitDeltaTypeReplaced). Every key that is queued or known
-// but absent from the list was deleted while we were not watching, so it
-// gets a Deleted delta holding a DeletedFinalStateUnknown with the last
-// object we knew: the newest queued one if the key is queued, else the
-// consumer's copy.
+// Replaced, with EmitDeltaTypeReplaced). A key queued or known but not
+// listed was deleted while we were not watching: it gets a Deleted delta
+// holding a DeletedFinalStateUnknown with the last object we knew.
 func (f *DeltaFIFO) Replace(list []any, resourceVersion string) error {
 	f.lock.Lock()
 	defer f.lock.Unlock()
-
 	action := Sync
-	if f.emitDeltaTypeReplaced {
+	if f.opts.EmitDeltaTypeReplaced {
 		action = Replaced
 	}
-	listed := make(map[string]struct{}, len(list))
+	seen := make(map[string]struct{}, len(list)) // listed, then tombstoned
 	for _, obj := range list {
 		key, err := f.KeyOf(obj)
 		if err != nil {
 			return err
 		}
-		listed[key] = struct{}{}
+		seen[key] = struct{}{}
 		if err := f.queueActionLocked(key, action, obj, true); err != nil {
 			return err
 		}
 	}
-
-	// client-go walks its items map here, in random order; walking the
-	// queue gives the same set of tombstones in a repeatable order.
-	tombstones := 0
+	tombstone := func(key string) {
+		if _, ok := seen[key]; !ok {
+			seen[key] = struct{}{}
+			// Cannot fail: tombstones skip the transformer, its only error.
+			_ = f.queueActionLocked(key, Deleted, DeletedFinalStateUnknown{Key: key, Obj: f.lastStateLocked(key)}, false)
+		}
+	}
+	// The queue's order, not client-go's map order: tests repeat.
 	for _, key := range f.queue.keys() {
-		if _, ok := listed[key]; ok {
-			continue
-		}
-		last := f.items[key].Newest().Object
-		if d, ok := last.(DeletedFinalStateUnknown); ok {
-			last = d.Obj
-		}
-		tombstones++
-		f.queueTombstoneLocked(key, last)
+		tombstone(key)
 	}
-
-	if f.knownObjects != nil {
-		for _, key := range f.knownObjects.ListKeys() {
-			if _, ok := listed[key]; ok {
-				continue
-			}
-			if _, queued := f.items[key]; queued {
-				continue
-			}
-			last, exists, err := f.knownObjects.GetByKey(key)
-			if err != nil || !exists {
-				// Still report the deletion, just without a final object.
-				slog.Warn("DeltaFIFO: known key has no object, tombstone without one",
-					"component", "deltafifo", "key", key, "err", err)
-				last = nil
-			}
-			tombstones++
-			f.queueTombstoneLocked(key, last)
+	if f.opts.KnownObjects != nil {
+		for _, key := range f.opts.KnownObjects.ListKeys() {
+			tombstone(key)
 		}
 	}
-
 	f.lastSyncResourceVersion = resourceVersion
 	if !f.populated {
-		f.populated = true
-		f.initialPopulationCount = len(listed) + tombstones
+		f.populated, f.initialPopulationCount = true, len(seen)
 	}
 	return nil
 }
 
-// queueTombstoneLocked cannot fail: tombstones skip the transformer, and
-// that is the only error queueActionLocked returns.
-func (f *DeltaFIFO) queueTombstoneLocked(key string, last any) {
-	_ = f.queueActionLocked(key, Deleted, DeletedFinalStateUnknown{Key: key, Obj: last}, false)
+// lastStateLocked is the newest object queued for key, else the consumer's
+// copy (or nil, logged: the deletion is still reported, without a state).
+func (f *DeltaFIFO) lastStateLocked(key string) any {
+	if d, queued := f.items[key]; queued {
+		last := d.Newest().Object
+		if t, ok := last.(DeletedFinalStateUnknown); ok {
+			return t.Obj
+		}
+		return last
+	}
+	obj, exists, err := f.opts.KnownObjects.GetByKey(key)
+	if err != nil || !exists {
+		slog.Warn("DeltaFIFO: known key has no object, tombstone without one",
+			"component", "deltafifo", "key", key, "err", err)
+		return nil
+	}
+	return obj
 }
 
-// Resync queues a Sync delta with the consumer's copy of every known key that
-// has nothing queued, so handlers periodically see every object again. A key
-// with queued deltas is skipped: its known copy is older than what is queued,
-// and a Sync carrying it would travel back in time.
+// Resync queues a Sync delta with the consumer's copy of every known key with
+// nothing queued, so handlers see every object again. A queued key is skipped:
+// its known copy is older than what is queued, a Sync would go back in time.
 func (f *DeltaFIFO) Resync() error {
 	f.lock.Lock()
 	defer f.lock.Unlock()
-	if f.knownObjects == nil {
+	if f.opts.KnownObjects == nil {
 		return nil
 	}
-	for _, key := range f.knownObjects.ListKeys() {
-		obj, exists, err := f.knownObjects.GetByKey(key)
+	for _, key := range f.opts.KnownObjects.ListKeys() {
+		obj, exists, err := f.opts.KnownObjects.GetByKey(key)
 		if err != nil || !exists {
-			slog.Warn("DeltaFIFO: known key vanished during resync, skipped",
-				"component", "deltafifo", "key", key, "err", err)
-			continue
+			continue // nothing known to resync
 		}
-		// Key by the object, as client-go does, in case the known-objects
-		// index and the key function disagree.
-		id, err := f.KeyOf(obj)
+		id, err := f.KeyOf(obj) // by the object, as client-go, should index and key function disagree
 		if err != nil {
 			return err
 		}
-		if _, queued := f.items[id]; queued {
-			continue
-		}
-		if err := f.queueActionLocked(id, Sync, obj, false); err != nil {
-			return err
+		if _, queued := f.items[id]; !queued {
+			if err := f.queueActionLocked(id, Sync, obj, false); err != nil {
+				return err
+			}
 		}
 	}
 	return nil

@@ -16,9 +16,9 @@ func (f *DeltaFIFO) traceQueued(key string, t DeltaType, obj any) {
 	if !trace.On() {
 		return
 	}
-	e := trace.ObjectEvent(trace.Off, trace.DeltaFIFOQueued, f.name, "", obj,
+	e := trace.ObjectEvent(trace.Off, trace.DeltaFIFOQueued, f.opts.Name, "", obj,
 		string(t)+", "+strconv.Itoa(len(f.items[key]))+" pending")
 	e.Key = key
-	e.Step = trace.DeliveryStep(f.name, e.ResourceVersion, key)
+	e.Step = trace.DeliveryStep(f.opts.Name, e.ResourceVersion, key)
 	trace.Emit(e)
 }

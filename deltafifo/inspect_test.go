@@ -1,8 +1,9 @@
 package deltafifo
 
-// The read methods show what is queued, not what the consumer holds: once a
-// key is popped it is gone from here. Returned Deltas are copies, so a later
-// append cannot change what the caller sees.
+// Test-only views of what is queued (not what the consumer holds): client-go
+// v0.37.2 dropped List, ListKeys, Get and GetByKey from its DeltaFIFO, and
+// nothing but these tests reads them. Returned Deltas are copies, which
+// later appends cannot change.
 
 // List returns the newest object of every queued key, in queue order.
 func (f *DeltaFIFO) List() []any {
@@ -42,12 +43,17 @@ func (f *DeltaFIFO) GetByKey(key string) (item any, exists bool, err error) {
 	return append(Deltas(nil), d...), true, nil
 }
 
-// LastSyncResourceVersion is the resourceVersion passed to the latest
-// Replace, i.e. the version of the last relist. client-go's DeltaFIFO drops
-// that argument (the reflector remembers it instead); kubeloop keeps it so
-// the queue alone can say which list it last saw.
+// LastSyncResourceVersion is the resourceVersion of the latest Replace
+// (client-go's DeltaFIFO drops it; its reflector remembers it).
 func (f *DeltaFIFO) LastSyncResourceVersion() string {
 	f.lock.Lock()
 	defer f.lock.Unlock()
 	return f.lastSyncResourceVersion
+}
+
+// IsClosed reports whether Close was called.
+func (f *DeltaFIFO) IsClosed() bool {
+	f.lock.Lock()
+	defer f.lock.Unlock()
+	return f.closed
 }
