@@ -1,6 +1,7 @@
 package reflector
 
 import (
+	"cmp"
 	"context"
 	"errors"
 	"fmt"
@@ -45,7 +46,8 @@ type Reflector struct {
 	// BackoffInitial and BackoffCap tune Run's Backoff; tests shorten them.
 	BackoffInitial, BackoffCap time.Duration
 
-	mu                                 sync.Mutex // guards the store's version and whether a LIST at it got 410
+	// mu guards the version the store reflects and whether a LIST at it got 410.
+	mu                                 sync.Mutex
 	lastSyncResourceVersion            string
 	lastSyncResourceVersionUnavailable bool
 }
@@ -77,13 +79,10 @@ func (r *Reflector) setLastSyncResourceVersion(rv string) {
 func (r *Reflector) relistResourceVersion() string {
 	r.mu.Lock()
 	defer r.mu.Unlock()
-	switch {
-	case r.lastSyncResourceVersionUnavailable:
+	if r.lastSyncResourceVersionUnavailable {
 		return ""
-	case r.lastSyncResourceVersion == "":
-		return "0"
 	}
-	return r.lastSyncResourceVersion
+	return cmp.Or(r.lastSyncResourceVersion, "0")
 }
 
 // Run calls ListAndWatch until ctx ends, backing off after a failure; a nil
