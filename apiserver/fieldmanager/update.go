@@ -158,7 +158,11 @@ func (f *FieldManager) updateManaged(managed *Managed, cmp *typed.Comparison, se
 	if prev != nil {
 		before = prev.Fields
 	}
+	regains := prev != nil && regainsAllItLoses(before, cmp.Removed) // update_fast.go
 	for id, e := range managed.entries {
+		if e == prev && regains {
+			continue
+		}
 		// self's own previous entry is included: it loses the changed
 		// fields and gets them back below, as Kubernetes' "current-operation"
 		// entry is merged into it.
@@ -175,6 +179,8 @@ func (f *FieldManager) updateManaged(managed *Managed, cmp *typed.Comparison, se
 	case prev != nil && keepsOwnership(before, changed, cmp.Removed):
 		keepSet(self, prev, before) // update_fast.go
 		gained = before
+	case regains:
+		gained = before.Union(gained)
 	case prev != nil:
 		gained = gained.Union(prev.Fields)
 	}

@@ -13,7 +13,9 @@ package fieldmanager
 //
 //   - an entry that owns none of the changed or removed fields keeps its set;
 //   - a writer that owned already everything it gained, and lost nothing,
-//     keeps its set (only its time changes, as in Kubernetes);
+//     keeps its set (only its time changes, as in Kubernetes); one that
+//     gains new fields has them added to its set, which is not first
+//     stripped of what it changed;
 //   - managedFields sent equal to the stored ones are the stored ones.
 //
 // Two more skip copies of a whole set on every write: a union with an
@@ -39,12 +41,19 @@ func withoutFields(s, changed, removed *fieldpath.Set) *fieldpath.Set {
 	return s.Difference(changed).Difference(removed)
 }
 
+// regainsAllItLoses reports whether a writer that owned before loses, by
+// its own write, only fields it gains back: none of before was removed or
+// is stripped. Its set after the write is then before ∪ gained, one union
+// instead of a difference and a union over its whole set.
+func regainsAllItLoses(before, removed *fieldpath.Set) bool {
+	return !before.Overlaps(removed) && !before.Overlaps(stripFields)
+}
+
 // keepsOwnership reports whether a writer that owned before and whose
 // write changed and removed these fields owns exactly before afterwards:
 // it lost no removed field and no stripped one, and gained nothing new.
 func keepsOwnership(before, changed, removed *fieldpath.Set) bool {
-	return !before.Overlaps(removed) && !before.Overlaps(stripFields) &&
-		changed.Difference(stripFields).Difference(before).Empty()
+	return regainsAllItLoses(before, removed) && changed.Difference(stripFields).Difference(before).Empty()
 }
 
 // union is a.Union(b) without the copy when one of them is empty (sets
