@@ -1,6 +1,7 @@
 package fieldpath
 
 import (
+	"bytes"
 	"encoding/json"
 	"testing"
 
@@ -161,5 +162,37 @@ func TestOverlapsAndTouchedByAgreeWithTheOperations(t *testing.T) {
 			assert.Equal(t, !s.Intersection(o).Empty(), s.Overlaps(o), "%d overlaps %d", i, j)
 			assert.Equal(t, !s.RecursiveDifference(o).Equals(s), s.TouchedBy(o), "%d touched by %d", i, j)
 		}
+	}
+}
+
+// Results share parts of their operands (set_share.go); building on a
+// result never changes the operands.
+func TestSharedSetsAreNotChangedByLaterOperations(t *testing.T) {
+	c := key("name", "c")
+	a := NewSet(MakePath("spec", "containers", c), MakePath("spec", "containers", c, "image"), MakePath("metadata", "labels", "app"))
+	b := NewSet(MakePath("spec", "containers", c, "image"), MakePath("status"))
+	wantA, wantB := a.String(), b.String()
+	results := []*Set{a.Union(b), b.Union(a), a.Difference(b), a.Difference(NewSet()), a.RecursiveDifference(b), a.Intersection(b)}
+	for _, r := range results {
+		r = r.Union(NewSet(MakePath("spec", "containers", c, "env")))
+		r.Difference(a).Union(b)
+	}
+	assert.Equal(t, wantA, a.String())
+	assert.Equal(t, wantB, b.String())
+	assert.Equal(t, ".metadata.labels.app\n.spec.containers[name=\"c\"]\n", a.Difference(b).String())
+	assert.Same(t, a, a.Difference(NewSet()), "nothing taken away: the set itself")
+}
+
+func TestAppendKeyWritesWhatWriteKeyWrites(t *testing.T) {
+	for _, pe := range []PathElement{
+		Field("image"), Field("a<b"), Field(`q"uote`), Field("é"), Field("back\\slash"), Field("tab\t"),
+		key("name", "c"), key("containerPort", json.Number("8080"), "protocol", "TCP"), key("name", "a&b"),
+		key("ok", true), key("n", json.Number("-1.5e3")), key("x", nil), key("z", []any{"list"}),
+		Value("x"), Value(json.Number("3")), Value(false), Value("<a>"), Value(map[string]any{"m": "1"}), Index(4),
+	} {
+		var want, got bytes.Buffer
+		require.NoError(t, writeKey(&want, pe))
+		require.NoError(t, appendKey(&got, pe))
+		assert.Equal(t, want.String(), got.String())
 	}
 }

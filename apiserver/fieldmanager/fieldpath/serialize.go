@@ -47,13 +47,13 @@ func (s *Set) writeJSON(b *bytes.Buffer, self bool) error {
 		next()
 		switch {
 		case c < 0: // a member alone
-			if err := writeKey(b, members[i]); err != nil {
+			if err := appendKey(b, members[i]); err != nil {
 				return err
 			}
 			b.WriteString("{}")
 			i++
 		default: // a parent, and a member too when c == 0
-			if err := writeKey(b, children[j].pe); err != nil {
+			if err := appendKey(b, children[j].pe); err != nil {
 				return err
 			}
 			if err := children[j].set.writeJSON(b, c == 0); err != nil {
@@ -70,7 +70,8 @@ func (s *Set) writeJSON(b *bytes.Buffer, self bool) error {
 }
 
 // writeKey writes `"<element>":` with the element JSON-escaped as a string
-// (so a key's quotes come out as \").
+// (so a key's quotes come out as \"). ToJSON calls it through appendKey
+// (serialize_fast.go; skip it on a first reading).
 func writeKey(b *bytes.Buffer, pe PathElement) error {
 	s, err := pe.serialize()
 	if err != nil {

@@ -9,7 +9,9 @@ import (
 // children are sorted by PathElement.Compare without duplicates, and no
 // child set is empty (operations drop children that become empty). A path
 // element may be both a member and a child: the field is owned itself and
-// so are fields below it (a list element and its image).
+// so are fields below it (a list element and its image). A set is built
+// with Insert and never changed afterwards: the operations return new sets,
+// which may share unchanged parts with the sets they were made from.
 type Set struct {
 	members  []PathElement
 	children []setNode
@@ -131,10 +133,10 @@ func (s *Set) Union(o *Set) *Set {
 	for i < len(sc) || j < len(oc) {
 		switch c := compareAt(sc, i, oc, j); {
 		case c < 0:
-			out.children = append(out.children, setNode{sc[i].pe, sc[i].set.Copy()})
+			out.children = append(out.children, sc[i]) // shared (set_share.go)
 			i++
 		case c > 0:
-			out.children = append(out.children, setNode{oc[j].pe, oc[j].set.Copy()})
+			out.children = append(out.children, oc[j])
 			j++
 		default:
 			out.children = append(out.children, setNode{sc[i].pe, sc[i].set.Union(oc[j].set)})
@@ -219,12 +221,15 @@ func (s *Set) RecursiveDifference(o *Set) *Set {
 }
 
 func (s *Set) difference(o *Set, recursive bool) *Set {
-	out := &Set{members: mergeElements(s.elems(), o.elems(), true, false, false)}
+	if o.Empty() {
+		return s // nothing to take away: shared (set_share.go)
+	}
+	out := &Set{members: differenceOfElements(s.elems(), o.elems())}
 	for _, c := range s.nodes() {
 		if recursive && o.hasMember(c.pe) {
 			continue
 		}
-		if d := c.set.difference(o.Descend(c.pe), recursive); !d.Empty() {
+		if d := c.set.difference(o.descend(c.pe), recursive); !d.Empty() {
 			out.children = append(out.children, setNode{c.pe, d})
 		}
 	}
