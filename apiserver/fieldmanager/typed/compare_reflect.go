@@ -164,7 +164,7 @@ func (c *Comparison) values(p fieldpath.Path, t *Type, l, r reflect.Value) error
 		if t.Kind != Map || t.Atomic || l.Type().Key().Kind() != reflect.String || l.Len() == 0 || r.Len() == 0 {
 			return c.leafOrConvert(p, t, l, r)
 		}
-		if reflect.DeepEqual(l.Interface(), r.Interface()) {
+		if sameValue(l, r) {
 			return nil
 		}
 		return c.maps(p, t, l, r)
@@ -172,7 +172,7 @@ func (c *Comparison) values(p fieldpath.Path, t *Type, l, r reflect.Value) error
 		if t.Kind != List || t.ListType != ListMap || l.Len() == 0 || r.Len() == 0 {
 			return c.leafOrConvert(p, t, l, r)
 		}
-		if reflect.DeepEqual(l.Interface(), r.Interface()) {
+		if sameValue(l, r) {
 			return nil // the usual case, cheaper than naming the elements
 		}
 		return c.items(p, t, l, r)
@@ -197,7 +197,7 @@ func (c *Comparison) values(p fieldpath.Path, t *Type, l, r reflect.Value) error
 // leafOrConvert: equal Go values write equal JSON, so nothing changed;
 // otherwise the values decide.
 func (c *Comparison) leafOrConvert(p fieldpath.Path, t *Type, l, r reflect.Value) error {
-	if reflect.DeepEqual(l.Interface(), r.Interface()) {
+	if sameValue(l, r) {
 		return nil
 	}
 	return c.convert(p, t, l, r)
@@ -282,7 +282,7 @@ func (c *Comparison) items(p fieldpath.Path, t *Type, l, r reflect.Value) error 
 			continue
 		}
 		matched[i] = true
-		if reflect.DeepEqual(l.Index(i).Interface(), r.Index(j).Interface()) {
+		if sameValue(l.Index(i), r.Index(j)) {
 			continue
 		}
 		if err := c.values(ip, t.Elem, l.Index(i), r.Index(j)); err != nil {
@@ -344,4 +344,66 @@ func itemKeys(t *Type, s reflect.Value) ([]fieldpath.PathElement, bool) {
 		out = append(out, pe)
 	}
 	return out, true
+}
+
+// sameValue is reflect.DeepEqual of two values of one type without boxing
+// them (Interface copies a struct to the heap): equal Go values write
+// equal JSON. Unexported fields (a Time's) are read too.
+func sameValue(l, r reflect.Value) bool {
+	switch l.Kind() {
+	case reflect.Pointer, reflect.Interface:
+		if l.Kind() == reflect.Pointer && l.Pointer() == r.Pointer() {
+			return true
+		}
+		if l.IsNil() || r.IsNil() {
+			return l.IsNil() == r.IsNil()
+		}
+		if l.Kind() == reflect.Interface && l.Elem().Type() != r.Elem().Type() {
+			return false
+		}
+		return sameValue(l.Elem(), r.Elem())
+	case reflect.Struct:
+		for i := range l.NumField() {
+			if !sameValue(l.Field(i), r.Field(i)) {
+				return false
+			}
+		}
+		return true
+	case reflect.Slice:
+		if l.IsNil() != r.IsNil() || l.Len() != r.Len() {
+			return false
+		}
+		fallthrough
+	case reflect.Array:
+		for i := range l.Len() {
+			if !sameValue(l.Index(i), r.Index(i)) {
+				return false
+			}
+		}
+		return true
+	case reflect.Map:
+		if l.IsNil() != r.IsNil() || l.Len() != r.Len() {
+			return false
+		}
+		iter := l.MapRange()
+		for iter.Next() {
+			rv := r.MapIndex(iter.Key())
+			if !rv.IsValid() || !sameValue(iter.Value(), rv) {
+				return false
+			}
+		}
+		return true
+	case reflect.String:
+		return l.String() == r.String()
+	case reflect.Bool:
+		return l.Bool() == r.Bool()
+	case reflect.Int, reflect.Int8, reflect.Int16, reflect.Int32, reflect.Int64:
+		return l.Int() == r.Int()
+	case reflect.Uint, reflect.Uint8, reflect.Uint16, reflect.Uint32, reflect.Uint64, reflect.Uintptr:
+		return l.Uint() == r.Uint()
+	case reflect.Float32, reflect.Float64:
+		return l.Float() == r.Float()
+	}
+	// anything else (funcs, channels: not in API types) is not known equal
+	return false
 }
