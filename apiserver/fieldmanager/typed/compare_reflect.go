@@ -94,6 +94,16 @@ func (c *Comparison) structs(p fieldpath.Path, t *Type, l, r reflect.Value, omit
 			}
 			continue
 		}
+		if !f.quoted && lok != rok {
+			side := lf
+			if rok {
+				side = rf
+			}
+			if err := c.only(cp, ct, side, lok, omitBelow); err != nil {
+				return err
+			}
+			continue
+		}
 		lv, err := fieldValue(lf, lok, f, omitBelow)
 		if err != nil {
 			return err
@@ -248,6 +258,90 @@ func (c *Comparison) maps(p fieldpath.Path, t *Type, l, r reflect.Value) error {
 // oneSide records a value present only in the old (removed) or only in
 // the new object, with everything below it.
 func (c *Comparison) oneSide(p fieldpath.Path, t *Type, v reflect.Value, old bool) error {
+	return c.only(p, t, v, old, "")
+}
+
+// only records v at p and everything below it as removed (old) or added,
+// walking the Go value as compare walks a value against nothing: each
+// path reached is a member, a list map's elements by key, and an atomic,
+// empty or null value has nothing below it. What the walk is not sure of
+// is converted and left to compare. omit is a field of v left out.
+func (c *Comparison) only(p fieldpath.Path, t *Type, v reflect.Value, old bool, omit string) error {
+	into := c.Added
+	if old {
+		into = c.Removed
+	}
+	if writesItself(v.Type()) {
+		return c.convertOne(p, t, v, old)
+	}
+	switch v.Kind() {
+	case reflect.Pointer:
+		if !v.IsNil() {
+			return c.only(p, t, v.Elem(), old, omit)
+		}
+	case reflect.Struct:
+		if t.Kind != Struct {
+			return c.convertOne(p, t, v, old)
+		}
+		if !t.Atomic {
+			for _, f := range fieldsOf(v.Type()) {
+				fv, ok := presentField(v, f)
+				if !ok || f.name == omit {
+					continue
+				}
+				if f.quoted {
+					return c.convertOne(p, t, v, old)
+				}
+				ct, _ := childType(t, f.name)
+				cp := append(p, fieldpath.Field(f.name))
+				if ct == nil {
+					return errorAt(slices.Clone(cp), "field not declared in schema")
+				}
+				if err := c.only(cp, ct, fv, old, ""); err != nil {
+					return err
+				}
+			}
+		}
+	case reflect.Map:
+		if t.Kind != Map || v.Type().Key().Kind() != reflect.String {
+			return c.convertOne(p, t, v, old)
+		}
+		if !t.Atomic {
+			iter := v.MapRange()
+			for iter.Next() {
+				if err := c.only(append(p, fieldpath.Field(iter.Key().String())), t.Elem, iter.Value(), old, ""); err != nil {
+					return err
+				}
+			}
+		}
+	case reflect.Slice:
+		if v.Type().Elem().Kind() == reflect.Uint8 {
+			break // base64, a scalar
+		}
+		if t.Kind != List {
+			return c.convertOne(p, t, v, old)
+		}
+		if v.Len() > 0 && t.ListType != ListAtomic {
+			keys, ok := itemKeys(t, v)
+			if !ok || t.ListType != ListMap {
+				return c.convertOne(p, t, v, old)
+			}
+			for i, k := range keys {
+				if err := c.only(append(p, k), t.Elem, v.Index(i), old, ""); err != nil {
+					return err
+				}
+			}
+		}
+	case reflect.String, reflect.Bool, reflect.Int, reflect.Int8, reflect.Int16, reflect.Int32, reflect.Int64:
+	default:
+		return c.convertOne(p, t, v, old)
+	}
+	into.Insert(p)
+	return nil
+}
+
+// convertOne is only for what the walk leaves to compare.
+func (c *Comparison) convertOne(p fieldpath.Path, t *Type, v reflect.Value, old bool) error {
 	val, err := reflectValue(v)
 	if err != nil {
 		return err
