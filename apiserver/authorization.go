@@ -61,7 +61,7 @@ func (s *Server) buildAuthorizer(ctx context.Context, modes []string) (authorize
 			s.ruleResolver = rbac.NewRuleResolver(cache)
 			authorizers = append(authorizers, rbac.New(s.ruleResolver))
 		case ModeNode:
-			authorizers = append(authorizers, s.nodeAuthorizer())
+			authorizers = append(authorizers, s.nodeAuthorizer(ctx))
 		default:
 			return nil, fmt.Errorf("apiserver: unknown authorization mode %q", mode)
 		}
@@ -101,12 +101,14 @@ func (s *Server) reconcileBootstrapPolicy(ctx context.Context) error {
 	return nil
 }
 
-// nodeAuthorizer is the Node authorizer over the pod watch cache: a
-// kubelet's reads of secrets and configmaps list its node's pods there.
-func (s *Server) nodeAuthorizer() authorizer.Authorizer {
+// nodeAuthorizer is the Node authorizer over an index of the pods by
+// node (node.PodIndex), which lists the pod watch cache until it has
+// synced: a kubelet's reads of secrets and configmaps look at its node's
+// pods there.
+func (s *Server) nodeAuthorizer(ctx context.Context) authorizer.Authorizer {
 	info, _ := s.reg.ForResource("", "pods")
 	pods := s.storage[info]
-	return node.New(func(ctx context.Context, nodeName string) ([]*api.Pod, error) {
+	list := func(ctx context.Context, nodeName string) ([]*api.Pod, error) {
 		res, err := pods.List(ctx, info.KeyPrefix(), store.ListOptions{
 			ResourceVersion: "0",
 			Predicate:       store.SelectionPredicate{Field: api.FieldSelectorFromSet(map[string]string{"spec.nodeName": nodeName})},
@@ -119,7 +121,9 @@ func (s *Server) nodeAuthorizer() authorizer.Authorizer {
 			out = append(out, obj.(*api.Pod))
 		}
 		return out, nil
-	}, bootstrappolicy.NodeRules())
+	}
+	index := node.NewPodIndex(ctx, info, pods, list)
+	return node.New(index.PodsOnNode, bootstrappolicy.NodeRules())
 }
 
 // rulesResolver is RBAC's resolver for the rules review, nil without RBAC

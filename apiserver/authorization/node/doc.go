@@ -13,8 +13,9 @@
 // (NodeIdentity).
 //
 // What we simplify: Kubernetes keeps a graph of pods, nodes and what pods
-// reference, updated by informers; we list the node's pods from the pod
-// watch cache on each such request (only kubelets' secret, configmap, claim
-// and token requests pay it). No persistent volumes, resource claims or
-// attachments; lists and watches of these kinds are refused outright.
+// reference, updated by informers; we keep only the pods by node
+// (podindex.go, fed by a watch of the pod storage) and scan the node's
+// pods for the reference on each such request. No persistent volumes,
+// resource claims or attachments; lists and watches of these kinds are
+// refused outright.
 package node
