@@ -23,7 +23,8 @@ import (
 // kube-apiserver with no authentication or authorization configured),
 // and, between the two, the certificate alone under AlwaysAllow; raw etcd
 // beside them as in BenchmarkCreateConfigMaps. The target: authn+RBAC
-// costs at most 10% of the rate without them (kubeloop ≥ 0.9× noauth).
+// costs at most 10% of the rate without them (kubeloop ≥ 0.9× noauth),
+// and at most 10% more CPU per create.
 //
 // The three arms are measured in one run, interleaved: the b.N creates of
 // each are cut into authRounds rounds, and the rounds alternate between
@@ -32,6 +33,11 @@ import (
 // and etcd grows with every object; measured one after the other, the
 // arm that ran last would pay for both. Interleaved, they see the same
 // machine and the same etcd. ns/op is the time of one create of every arm.
+// Beside each arm's rate it reports the CPU time the process (apiservers,
+// etcd and clients alike) spent per create during its rounds
+// (cpu-us/object, processCPU), which follows the neighbours' load less
+// than the rate does; on a busy 2-core machine both still vary by a
+// quarter from run to run.
 func BenchmarkCreateConfigMapsAuth(b *testing.B) {
 	const concurrency = 64
 	open, err := apiservertest.Start(srv.Etcd, apiserver.Config{AuthorizationModes: []string{apiserver.ModeAlwaysAllow}})
@@ -46,9 +52,9 @@ func BenchmarkCreateConfigMapsAuth(b *testing.B) {
 
 	b.Run(fmt.Sprintf("json/c=%d/kubeloop", concurrency), func(b *testing.B) {
 		arms := []*authArm{
-			{unit: "objects/s", create: newCreator(secured, aliceRBAC, rbacNamespace(b, secured))},
-			{unit: "authn-objects/s", create: newCreator(open, alice, benchNamespace(b, open))},
-			{unit: "noauth-objects/s", create: newCreator(open, anonymous, benchNamespace(b, open))},
+			{unit: "", create: newCreator(secured, aliceRBAC, rbacNamespace(b, secured))},
+			{unit: "authn-", create: newCreator(open, alice, benchNamespace(b, open))},
+			{unit: "noauth-", create: newCreator(open, anonymous, benchNamespace(b, open))},
 		}
 		// At least authRounds rounds when b.N allows, each of at least one
 		// create per worker.
@@ -61,14 +67,16 @@ func BenchmarkCreateConfigMapsAuth(b *testing.B) {
 				slices.Reverse(order)
 			}
 			for _, arm := range order {
-				began := time.Now()
+				began, cpu := time.Now(), processCPU(b)
 				arm.latencies = append(arm.latencies, runConcurrent(b, concurrency, n, func(i int) error { return arm.create(start + i) })...)
 				arm.elapsed += time.Since(began)
+				arm.cpu += processCPU(b) - cpu
 			}
 		}
 		b.StopTimer()
 		for _, arm := range arms {
-			b.ReportMetric(float64(b.N)/arm.elapsed.Seconds(), arm.unit)
+			b.ReportMetric(float64(b.N)/arm.elapsed.Seconds(), arm.unit+"objects/s")
+			b.ReportMetric(float64(arm.cpu.Microseconds())/float64(b.N), arm.unit+"cpu-us/object")
 		}
 		lat := arms[0].latencies
 		slices.Sort(lat)
@@ -86,9 +94,10 @@ const authRounds = 16
 
 // authArm is one configuration of the benchmark and what it measured.
 type authArm struct {
-	unit      string
+	unit      string // the prefix of its metrics' units
 	create    func(i int) error
 	elapsed   time.Duration
+	cpu       time.Duration
 	latencies []time.Duration
 }
 
