@@ -12,5 +12,10 @@
 // CommonNameUserConversion).
 //
 // What we simplify: a fixed CA pool (Kubernetes can reload the file), no
-// verification cache, no user UID from the certificate.
+// user UID from the certificate. Beyond Kubernetes: a verified certificate
+// is remembered (cache.go). The handshake's own verification
+// (r.TLS.VerifiedChains) cannot stand in for ours: it is filled only when
+// the server asks TLS to verify (VerifyClientCertIfGiven), and then a
+// certificate of another CA fails the handshake instead of getting
+// Kubernetes' 401, so both kube-apiserver and kubeloop only request one.
 package x509
