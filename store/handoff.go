@@ -50,10 +50,12 @@ type writtenObjects struct {
 	// taken counts the decodes saved, for Stats.
 	taken atomic.Uint64
 
-	mu sync.Mutex
 	// watches counts the running watches of the Store; nothing is kept
-	// while it is zero.
-	watches int
+	// while it is zero. Atomic, so that a Store nobody watches pays no
+	// lock per write.
+	watches atomic.Int32
+
+	mu sync.Mutex
 	byKey   map[string]written
 	// order is the keys put, oldest first, for eviction; a key put again
 	// or taken is skipped when its turn comes (seq differs or absent).
@@ -73,17 +75,12 @@ type orderEntry struct {
 }
 
 // watchStarted and watchEnded bracket a watch's life.
-func (w *writtenObjects) watchStarted() {
-	w.mu.Lock()
-	defer w.mu.Unlock()
-	w.watches++
-}
+func (w *writtenObjects) watchStarted() { w.watches.Add(1) }
 
 func (w *writtenObjects) watchEnded() {
 	w.mu.Lock()
 	defer w.mu.Unlock()
-	w.watches--
-	if w.watches == 0 {
+	if w.watches.Add(-1) == 0 {
 		w.byKey, w.order = nil, nil
 	}
 }
@@ -95,14 +92,14 @@ func (s *Store) handOff(key string, data []byte, obj api.Object) {
 		return
 	}
 	w := &s.written
+	if w.watches.Load() == 0 || w.limit < 0 {
+		return
+	}
 	w.mu.Lock()
 	defer w.mu.Unlock()
 	limit := w.limit
 	if limit == 0 {
 		limit = handoffSize
-	}
-	if w.watches == 0 || limit < 0 {
-		return
 	}
 	if w.byKey == nil {
 		w.byKey = map[string]written{}
@@ -122,6 +119,9 @@ func (s *Store) handOff(key string, data []byte, obj api.Object) {
 // dropHandOff forgets what handOff kept for a write that did not happen.
 func (s *Store) dropHandOff(key string, data []byte) {
 	w := &s.written
+	if w.watches.Load() == 0 {
+		return
+	}
 	w.mu.Lock()
 	defer w.mu.Unlock()
 	if e, ok := w.byKey[key]; ok && bytes.Equal(e.data, data) {
