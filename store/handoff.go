@@ -55,8 +55,8 @@ type writtenObjects struct {
 	// lock per write.
 	watches atomic.Int32
 
-	mu sync.Mutex
-	byKey   map[string]written
+	mu    sync.Mutex
+	byKey map[string]written
 	// order is the keys put, oldest first, for eviction; a key put again
 	// or taken is skipped when its turn comes (seq differs or absent).
 	order []orderEntry
