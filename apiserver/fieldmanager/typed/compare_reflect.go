@@ -74,7 +74,7 @@ func (c *Comparison) structs(p fieldpath.Path, t *Type, l, r reflect.Value, omit
 			continue
 		}
 		ct, _ := childType(t, f.name)
-		cp := append(slices.Clip(p), fieldpath.Field(f.name))
+		cp := append(slices.Clip(p), f.pe)
 		if ct == nil {
 			return errorAt(cp, "field not declared in schema")
 		}
@@ -171,7 +171,7 @@ func (c *Comparison) values(p fieldpath.Path, t *Type, l, r reflect.Value) error
 	case reflect.Struct:
 		return c.structs(p, t, l, r, "", "")
 	case reflect.Map:
-		if t.Kind != Map || t.Atomic || l.Type().Key().Kind() != reflect.String || l.Len() == 0 || r.Len() == 0 {
+		if t.Kind != Map || t.Atomic || l.Type().Key().Kind() != reflect.String || l.Len() == 0 && r.Len() == 0 {
 			return c.leafOrConvert(p, t, l, r)
 		}
 		if sameValue(l, r) {
@@ -179,7 +179,7 @@ func (c *Comparison) values(p fieldpath.Path, t *Type, l, r reflect.Value) error
 		}
 		return c.maps(p, t, l, r)
 	case reflect.Slice:
-		if t.Kind != List || t.ListType != ListMap || l.Len() == 0 || r.Len() == 0 {
+		if t.Kind != List || t.ListType != ListMap || l.Len() == 0 && r.Len() == 0 {
 			return c.leafOrConvert(p, t, l, r)
 		}
 		if sameValue(l, r) {
@@ -293,7 +293,7 @@ func (c *Comparison) only(p fieldpath.Path, t *Type, v reflect.Value, old bool, 
 					return c.convertOne(p, t, v, old)
 				}
 				ct, _ := childType(t, f.name)
-				cp := append(p, fieldpath.Field(f.name))
+				cp := append(p, f.pe)
 				if ct == nil {
 					return errorAt(slices.Clone(cp), "field not declared in schema")
 				}

@@ -21,6 +21,8 @@ import (
 	"strconv"
 	"strings"
 	"sync"
+
+	"kubeloop/apiserver/fieldmanager/fieldpath"
 )
 
 func toValueByReflection(obj any) (any, error) {
@@ -181,6 +183,7 @@ func mapKey(k reflect.Value) (string, error) {
 // through inline embedded structs) and how its tag says to write it.
 type jsonField struct {
 	name      string
+	pe        fieldpath.PathElement // Field(name), made once (compare_reflect.go)
 	index     []int
 	omitEmpty bool
 	omitZero  bool
@@ -236,7 +239,7 @@ func collectFields(t reflect.Type, prefix []int, out *[]jsonField) {
 		if name == "" {
 			name = sf.Name
 		}
-		f := jsonField{name: name, index: index}
+		f := jsonField{name: name, pe: fieldpath.Field(name), index: index}
 		for _, o := range strings.Split(opts, ",") {
 			switch o {
 			case "omitempty":
