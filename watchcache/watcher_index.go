@@ -6,7 +6,8 @@ import "kubeloop/api"
 // is offered to, and a plain map of all watchers gives the same answers.
 //
 // Every kubelet watches the pods bound to it (fieldSelector
-// spec.nodeName=<node>) and its own Node (metadata.name=<node>). With one
+// spec.nodeName=<node>; Kubernetes' kubelets also watch their own Node,
+// metadata.name=<node>, which ours read with a GET instead). With one
 // map of all watchers, each pod event is checked against every kubelet's
 // filter, under the cache's lock: with 1000 nodes and 30 pods each, some
 // 10^8 filter calls for one scale-up, all serialised. Kubernetes indexes
