@@ -268,6 +268,13 @@ func (o *podObserver) loop(rv string) {
 	defer o.wg.Done()
 	for o.ctx.Err() == nil {
 		w, err := o.summaries.Watch(o.ctx, client.ListOptions{ResourceVersion: rv, AllowWatchBookmarks: true})
+		if api.IsExpired(err) {
+			// The ring has moved past rv (a big scale-up outgrows it
+			// while a closed watch waits): relist, as a reflector does.
+			// Retrying the same rv would fail forever.
+			rv = o.relist(rv)
+			continue
+		}
 		if err != nil {
 			if o.ctx.Err() == nil {
 				time.Sleep(50 * time.Millisecond) // the apiserver is busy: retry, as a reflector backs off
@@ -290,14 +297,7 @@ func (o *podObserver) consume(w api.Watcher, rv string) string {
 	for ev := range w.ResultChan() {
 		now := time.Now()
 		if ev.Type == api.Error {
-			l, err := o.pods.List(o.ctx, client.ListOptions{})
-			if err != nil {
-				return rv
-			}
-			for _, p := range l.Items {
-				o.see(string(p.UID), p.Spec.NodeName, p.Status.Phase, time.Now())
-			}
-			return l.ResourceVersion
+			return o.relist(rv)
 		}
 		pod, ok := ev.Object.(*podSummary)
 		if !ok {
@@ -309,6 +309,22 @@ func (o *podObserver) consume(w api.Watcher, rv string) string {
 		}
 	}
 	return rv
+}
+
+// relist reads every pod, sees each, and returns the list's
+// resourceVersion to watch from (rv again if the list failed).
+func (o *podObserver) relist(rv string) string {
+	l, err := o.pods.List(o.ctx, client.ListOptions{})
+	if err != nil {
+		if o.ctx.Err() == nil {
+			time.Sleep(50 * time.Millisecond) // as after a failed watch
+		}
+		return rv
+	}
+	for _, p := range l.Items {
+		o.see(string(p.UID), p.Spec.NodeName, p.Status.Phase, time.Now())
+	}
+	return l.ResourceVersion
 }
 
 func (o *podObserver) see(uid, nodeName string, phase api.PodPhase, now time.Time) {
