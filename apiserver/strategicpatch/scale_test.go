@@ -3,9 +3,7 @@ package strategicpatch
 import (
 	"encoding/json"
 	"fmt"
-	"runtime"
 	"testing"
-	"time"
 
 	"github.com/stretchr/testify/require"
 )
@@ -62,36 +60,11 @@ func TestApplyManyContainersKeepsOrderAndContents(t *testing.T) {
 	}
 }
 
-// TestApplyIsNotQuadratic compares, inside one run, a patch of n containers
-// with one of 8n: linear work takes about 8 times as long, n log n work
-// about 11 times, quadratic work 64 times (the scanning merge this replaced
-// took 58 times). Each size is timed several times after a collection and
-// the fastest run counts, so that a busy machine does not decide the result.
-func TestApplyIsNotQuadratic(t *testing.T) {
-	if testing.Short() {
-		t.Skip("timing test")
-	}
-	const n = 250
-	fastest := func(size int) time.Duration {
-		pod, patch := manyContainers(size)
-		best := time.Duration(1 << 62)
-		for range 5 {
-			runtime.GC()
-			start := time.Now()
-			_, err := Apply(pod, patch, ForKind("", "Pod"))
-			require.NoError(t, err)
-			best = min(best, time.Since(start))
-		}
-		return best
-	}
-	small, large := fastest(n), fastest(8*n)
-	ratio := float64(large) / float64(small)
-	t.Logf("%d containers: %v, %d containers: %v (×%.1f)", n, small, 8*n, large, ratio)
-	// Linear is 8×, the old scanning merge measured 58×; 40 leaves room
-	// for a loaded machine (28 failed once at a load average of 15).
-	require.Less(t, ratio, 40.0, "8× the containers took %.1f× as long: the merge is quadratic again", ratio)
-}
-
+// That the merge of a list by its keys is not quadratic is a speed claim:
+// BenchmarkApplyManyContainers reports ns/container at 100, 1000 and 4000
+// containers, about constant when the work is linear (the scanning merge
+// this replaced grew about 58× for 8× the containers). It is measured
+// there, not timed in a test.
 func BenchmarkApplyManyContainers(b *testing.B) {
 	for _, n := range []int{100, 1000, 4000} {
 		pod, patch := manyContainers(n)
