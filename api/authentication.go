@@ -25,7 +25,15 @@ type TokenRequestSpec struct {
 	// An object the token is bound to: the token stops working when that
 	// object is deleted. Only a Pod is supported here.
 	BoundObjectRef *BoundObjectReference `json:"boundObjectRef" protobuf:"bytes,3,opt,name=boundObjectRef"`
+	// Claims the requester asks the apiserver to attest to, by well-known
+	// key. kubeloop knows no key, so a request with any is refused rather
+	// than answered with a token that silently lacks them.
+	Attestations map[string]AttestationValue `json:"attestations,omitempty" protobuf:"bytes,5,rep,name=attestations"`
 }
+
+// AttestationValue is one attestation's values; on the wire it is the same
+// list of strings as an ExtraValue.
+type AttestationValue = ExtraValue
 
 // TokenRequestStatus is the issued token.
 type TokenRequestStatus struct {

@@ -6329,6 +6329,15 @@ func (in *TokenRequestSpec) DeepCopyInto(out *TokenRequestSpec) {
 		out.BoundObjectRef = new(BoundObjectReference)
 		*out.BoundObjectRef = *in.BoundObjectRef
 	}
+	if in.Attestations != nil {
+		in, out := &in.Attestations, &out.Attestations
+		*out = make(map[string]AttestationValue, len(*in))
+		for key, val := range *in {
+			outVal := val
+			val.DeepCopyInto(&outVal)
+			(*out)[key] = outVal
+		}
+	}
 }
 
 // DeepCopy returns a copy of in that shares no memory with it, or nil for nil.

@@ -46,6 +46,9 @@ func typeDocs() map[string]typeDoc {
 				"DevicePath": "Device path on the node where the volume shows up.",
 			},
 		},
+		"AttestationValue": {
+			doc: "AttestationValue is one attestation's values; on the wire it is the same list of strings as an ExtraValue.",
+		},
 		"AzureDataDiskCachingMode": {
 			doc: "AzureDataDiskCachingMode is the host caching of an Azure data disk: None, ReadOnly or ReadWrite.",
 		},
@@ -2566,6 +2569,7 @@ func typeDocs() map[string]typeDoc {
 				"Audiences":         "Who the token is meant for: a recipient accepts it only if it recognises one of these. Empty means the apiserver's own audience.",
 				"ExpirationSeconds": "Requested lifetime in seconds (default one hour, at least ten minutes).",
 				"BoundObjectRef":    "An object the token is bound to: the token stops working when that object is deleted. Only a Pod is supported here.",
+				"Attestations":      "Claims the requester asks the apiserver to attest to, by well-known key. kubeloop knows no key, so a request with any is refused rather than answered with a token that silently lacks them.",
 			},
 		},
 		"TokenRequestStatus": {

@@ -275,6 +275,12 @@ func TestTokenRequestRefusesWhatKubernetesRefuses(t *testing.T) {
 	_, err = postToken(t, c, "default", "short", `{"spec":{"boundObjectRef":{"kind":"Pod","apiVersion":"v1","name":"missing"}}}`)
 	assert.True(t, api.IsNotFound(err), "%v", err)
 
+	// An attestation asked for is refused, not dropped: no claim here is
+	// one the server can vouch for.
+	_, err = postToken(t, c, "default", "short", `{"spec":{"attestations":{"example.com/claim":["x"]}}}`)
+	require.True(t, api.IsInvalid(err), "%v", err)
+	assert.Equal(t, `TokenRequest.authentication.k8s.io "" is invalid: spec.attestations: Forbidden: this server attests to no claims`, err.Error())
+
 	// A token for another audience is not the apiserver's to accept.
 	tr, err := postToken(t, c, "default", "short", `{"spec":{"audiences":["vault"]}}`)
 	require.NoError(t, err)

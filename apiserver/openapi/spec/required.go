@@ -27,7 +27,9 @@ func isRequired(typeName, property string, opts jsonOptions) bool {
 		"PodFailurePolicyOnPodConditionsPattern.status",
 		"Role.rules", "ClusterRole.rules", "RoleRef.apiGroup",
 		"CustomResourceDefinitionStatus.conditions", "CustomResourceDefinitionStatus.acceptedNames",
-		"CustomResourceDefinitionStatus.storedVersions":
+		"CustomResourceDefinitionStatus.storedVersions",
+		"TokenRequest.spec", "TokenRequestSpec.audiences", "TokenRequestSpec.expirationSeconds",
+		"TokenRequestSpec.boundObjectRef", "TokenRequestStatus.token", "TokenRequestStatus.expirationTimestamp":
 		return false
 	}
 	if len(typeName) > 4 && typeName[len(typeName)-4:] == "List" && property == "metadata" {

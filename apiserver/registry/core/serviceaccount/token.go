@@ -97,6 +97,12 @@ func (r *TokenREST) Create(ctx context.Context, obj api.Object, createValidation
 }
 
 func validateTokenRequest(r *api.TokenRequest) error {
+	if len(r.Spec.Attestations) > 0 {
+		return api.NewInvalid("authentication.k8s.io", "TokenRequest", "", []api.StatusCause{{
+			Type: api.CauseTypeFieldValueForbidden, Field: "spec.attestations",
+			Message: "Forbidden: this server attests to no claims",
+		}})
+	}
 	secs := *r.Spec.ExpirationSeconds
 	var detail string
 	switch {
