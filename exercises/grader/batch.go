@@ -159,21 +159,9 @@ func (rn Runner) RunBuilt(ctx context.Context, b Built) (Result, error) {
 		cmd = exec.CommandContext(ctx, rn.Test2JSON, args...)
 	}
 	cmd.Dir = filepath.Join(rn.ModuleRoot, "exercises", b.Job.Exercise.Dir)
-	var stdout, stderr bytes.Buffer
-	cmd.Stdout, cmd.Stderr = &stdout, &stderr
-	start := time.Now()
-	err := cmd.Run()
-	res.Elapsed = time.Since(start)
-	var exit *exec.ExitError
-	switch {
-	case err == nil:
-	case errors.As(err, &exit):
-		res.ExitCode = exit.ExitCode()
-	default:
+	if _, err := runJSON(cmd, &res); err != nil {
 		return res, fmt.Errorf("%s: %w", b.Binary, err)
 	}
-	parseEvents(&res, stdout.Bytes())
-	res.Output += stderr.String()
 	return res, nil
 }
 

@@ -237,26 +237,13 @@ func (rn Runner) Run(ctx context.Context, ex Exercise, v Variant) (Result, error
 	defer cancel()
 	cmd := exec.CommandContext(ctx, rn.Go, rn.Args(ex, v, overlay)...)
 	cmd.Dir = rn.ModuleRoot
-	var stdout, stderr bytes.Buffer
-	cmd.Stdout, cmd.Stderr = &stdout, &stderr
-	start := time.Now()
-	err := cmd.Run()
-	res.Elapsed = time.Since(start)
-	var exit *exec.ExitError
-	switch {
-	case err == nil:
-	case errors.As(err, &exit):
-		res.ExitCode = exit.ExitCode()
-	default:
+	stderr, err := runJSON(cmd, &res)
+	if err != nil {
 		return res, fmt.Errorf("go test ./exercises/%s/: %w", ex.Dir, err)
 	}
-	parseEvents(&res, stdout.Bytes())
-	if stderr.Len() > 0 {
-		res.Output += stderr.String()
-		if res.BuildOutput == "" && res.ExitCode != 0 && !res.ran() {
-			// go itself complained (a bad flag, a broken go.mod): say so.
-			res.BuildOutput = stderr.String()
-		}
+	if stderr != "" && res.BuildOutput == "" && res.ExitCode != 0 && !res.ran() {
+		// go itself complained (a bad flag, a broken go.mod): say so.
+		res.BuildOutput = stderr
 	}
 	return res, nil
 }
@@ -268,6 +255,29 @@ type event struct {
 	Output     string
 	Elapsed    float64
 	ImportPath string
+}
+
+// runJSON runs cmd, which prints go test -json events, into res: its
+// time, exit code, tests and output (stderr appended, and returned). A
+// test failure is an exit code, not an error; err is a command that could
+// not run at all.
+func runJSON(cmd *exec.Cmd, res *Result) (stderr string, err error) {
+	var stdout, errOut bytes.Buffer
+	cmd.Stdout, cmd.Stderr = &stdout, &errOut
+	start := time.Now()
+	err = cmd.Run()
+	res.Elapsed = time.Since(start)
+	var exit *exec.ExitError
+	switch {
+	case err == nil:
+	case errors.As(err, &exit):
+		res.ExitCode = exit.ExitCode()
+	default:
+		return "", err
+	}
+	parseEvents(res, stdout.Bytes())
+	res.Output += errOut.String()
+	return errOut.String(), nil
 }
 
 // parseEvents fills res from go test -json output. Tests are matched to
