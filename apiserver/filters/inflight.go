@@ -55,6 +55,7 @@ func WithMaxInFlightLimit(next http.Handler, nonMutatingLimit, mutatingLimit int
 				defer func() { <-slots }()
 			default:
 				if u, ok := user.From(r.Context()); !ok || !u.InGroup(user.SystemPrivilegedGroup) {
+					m.Rejected(verb, info.Resource, info.Subresource)
 					w.Header().Set("Retry-After", "1")
 					responsewriters.WriteStatus(w, api.NewTooManyRequests("Too many requests, please try again later.", retryAfterSeconds))
 					return

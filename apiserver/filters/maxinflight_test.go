@@ -86,6 +86,9 @@ func TestMutatingRequestsBeyondTheLimitAre429(t *testing.T) {
 	assert.Equal(t, "Too many requests, please try again later.", st["message"])
 	assert.EqualValues(t, 1, apiservertest.Get(st, "details", "retryAfterSeconds"))
 	assert.Equal(t, http.StatusNotFound, s.Do(t, "GET", "/api/v1/namespaces/"+ns+"/configmaps/"+refused, "", "").Code, "the refused create stored nothing")
+	assert.Contains(t, s.Do(t, "GET", "/metrics", "", "").Body,
+		`apiserver_request_total{code="429",resource="configmaps",subresource="",verb="create"}`,
+		"a refusal is counted, as Kubernetes' RecordDroppedRequest counts it")
 
 	assert.Equal(t, http.StatusOK, s.DoAs(t, alice, context.Background(), "GET", "/api/v1/namespaces/"+ns+"/configmaps", "", "", nil).Code, "reads have their own limit")
 	ctx, cancel := context.WithTimeout(context.Background(), 5*time.Second)

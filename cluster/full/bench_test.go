@@ -57,6 +57,7 @@ func benchmarkScale(b *testing.B, nodes int, replicas int32, idle time.Duration)
 	deadline := 5*time.Minute + time.Duration(replicas)*20*time.Millisecond
 	ctx, cancel := context.WithTimeout(context.Background(), deadline+5*time.Minute)
 	defer cancel()
+	startPprof(b)
 	clusterStart := time.Now()
 	c, err := Start(ctx, cluster.Options{}, Options{Nodes: nodes})
 	require.NoError(b, err)
@@ -79,17 +80,20 @@ func benchmarkScale(b *testing.B, nodes int, replicas int32, idle time.Duration)
 		b.StopTimer()
 		ns := newNamespace(b, c)
 		createReplicaSet(b, c, replicaSet(ns, "scale", 0, "10m", "16Mi"))
-		obs := observePods(b, c, ns, int(replicas))
+		obs := observePods(ctx, b, c, ns, int(replicas))
 		b.StartTimer()
 
 		start := time.Now()
 		cpuBefore := processCPU(b)
 		scaleTo(b, c, ns, "scale", replicas)
+		stopProgress := make(chan struct{})
+		reportProgress(b, obs, start, stopProgress)
 		select {
 		case <-obs.done:
 		case <-time.After(deadline):
 			b.Fatalf("not all %d pods Running after %v: %s", replicas, deadline, obs)
 		}
+		close(stopProgress)
 		total += time.Since(start)
 		cpu += processCPU(b) - cpuBefore
 		list += timeList(b, c, ns, int(replicas))
@@ -118,6 +122,7 @@ func benchmarkScale(b *testing.B, nodes int, replicas int32, idle time.Duration)
 	b.ReportMetric((after.closedWatchers-before.closedWatchers)/float64(b.N), "watchers-closed")
 	b.ReportMetric((after.requests-before.requests)/float64(b.N)/float64(replicas), "requests/pod")
 	b.ReportMetric((after.conflicts-before.conflicts)/float64(b.N)/float64(replicas), "conflicts/pod")
+	b.ReportMetric((after.throttled-before.throttled)/float64(b.N), "429s")
 	b.ReportMetric(float64(restarts)/float64(b.N), "bench-rewatches")
 	// Size: how long the nodes took to register and become Ready, a LIST
 	// of all the pods, and the memory of the whole process (RSS, its peak,
@@ -250,8 +255,11 @@ type podObserver struct {
 	rewatchs int
 }
 
-func observePods(b *testing.B, c *cluster.Cluster, ns string, want int) *podObserver {
-	ctx, cancel := context.WithCancel(testCtx(b))
+// observePods starts watching ns's pods until ctx ends or stop is called.
+// ctx must outlive the scale-up: testCtx's two minutes did not, and the
+// observer stopped counting in the middle of every big run.
+func observePods(ctx context.Context, b *testing.B, c *cluster.Cluster, ns string, want int) *podObserver {
+	ctx, cancel := context.WithCancel(ctx)
 	o := &podObserver{pods: client.For[*api.Pod](c.Client).Namespace(ns), summaries: podSummaries(c.Client).Namespace(ns),
 		want: want, done: make(chan struct{}),
 		ctx: ctx, quit: cancel,
@@ -450,8 +458,9 @@ func (o *podObserver) String() string {
 
 // apiserverCounters reads the apiserver's counters that say where the load
 // came from: watchers it closed for falling behind (each one makes an
-// informer relist), requests served, and 409 Conflicts.
-type apiserverCounters struct{ closedWatchers, requests, conflicts float64 }
+// informer relist), requests served, 409 Conflicts, and 429s (requests the
+// in-flight limit refused; the client waits a second and tries again).
+type apiserverCounters struct{ closedWatchers, requests, conflicts, throttled float64 }
 
 func readCounters(b testing.TB, c *cluster.Cluster) apiserverCounters {
 	body, err := c.Client.DoRaw(testCtx(b), "GET", "/metrics", nil, nil)
@@ -466,6 +475,9 @@ func readCounters(b testing.TB, c *cluster.Cluster) apiserverCounters {
 			into = &out.requests
 			if strings.Contains(line, `code="409"`) {
 				out.conflicts += value(b, line)
+			}
+			if strings.Contains(line, `code="429"`) {
+				out.throttled += value(b, line)
 			}
 		default:
 			continue

@@ -57,6 +57,13 @@ func (m *Metrics) Observe(verb, resource, subresource string, code int, d time.D
 	}
 }
 
+// Rejected records a request the in-flight limit refused with 429 before
+// any handler ran: counted among the requests, as Kubernetes'
+// RecordDroppedRequest counts it in apiserver_request_total, but not timed.
+func (m *Metrics) Rejected(verb, resource, subresource string) {
+	m.requests.WithLabelValues(verb, resource, subresource, strconv.Itoa(429)).Inc()
+}
+
 // Begin counts a request as in flight until the returned func is called.
 // Watches are long-running and not counted (Kubernetes' max-in-flight
 // filter skips them too).

@@ -1,0 +1,69 @@
+package full
+
+import (
+	"flag"
+	"fmt"
+	"net"
+	"net/http"
+	_ "net/http/pprof" // the -scale.pprof listener's handlers
+	"os"
+	"runtime"
+	"testing"
+	"time"
+
+	"github.com/stretchr/testify/require"
+)
+
+// pprofAddr, when set, is where the growth run serves net/http/pprof
+// (127.0.0.1:6060, say) with mutex and block profiling on, so profiles and
+// a goroutine dump can be taken at the moment a run slows down, not only
+// at its end.
+var pprofAddr = flag.String("scale.pprof", "", "serve net/http/pprof on this address, with mutex and block profiling on")
+
+// progressEvery, when set, prints the pods created, bound and Running and
+// the process's CPU since the last line to stderr at that interval: where
+// the Running rate falls is the moment to take a profile.
+var progressEvery = flag.Duration("scale.progress", 0, "print the scale-up's progress to stderr at this interval")
+
+var pprofStarted bool
+
+// startPprof serves net/http/pprof on -scale.pprof once per process.
+func startPprof(b *testing.B) {
+	if *pprofAddr == "" || pprofStarted {
+		return
+	}
+	pprofStarted = true
+	runtime.SetMutexProfileFraction(100)
+	runtime.SetBlockProfileRate(int(100 * time.Microsecond))
+	l, err := net.Listen("tcp", *pprofAddr)
+	require.NoError(b, err)
+	go func() { _ = http.Serve(l, nil) }() // DefaultServeMux, where net/http/pprof registers
+}
+
+// reportProgress prints o's counts every -scale.progress until stop is
+// closed.
+func reportProgress(b *testing.B, o *podObserver, start time.Time, stop <-chan struct{}) {
+	if *progressEvery <= 0 {
+		return
+	}
+	go func() {
+		t := time.NewTicker(*progressEvery)
+		defer t.Stop()
+		last := processCPU(b)
+		for {
+			select {
+			case <-stop:
+				return
+			case <-t.C:
+			}
+			cpu := processCPU(b)
+			o.mu.Lock()
+			added, bound, running := len(o.added), len(o.bound), len(o.running)
+			o.mu.Unlock()
+			fmt.Fprintf(os.Stderr, "progress +%3.0fs: created %d bound %d running %d, cpu %.2f cores, goroutines %d\n",
+				time.Since(start).Seconds(), added, bound, running,
+				(cpu-last).Seconds()/progressEvery.Seconds(), runtime.NumGoroutine())
+			last = cpu
+		}
+	}()
+}
