@@ -6,6 +6,7 @@ import (
 	"encoding/json"
 	"fmt"
 	"net/http"
+	"net/url"
 
 	"kubeloop/api"
 )
@@ -63,9 +64,14 @@ func decodeTable(data []byte) (*Table, error) {
 	return &t, nil
 }
 
-// GetTable reads one object as a one-row Table.
-func (r *DynamicResource) GetTable(ctx context.Context, name string) (*Table, error) {
-	data, err := r.client.do(ctx, &request{verb: http.MethodGet, path: r.path(r.namespace, name), accept: AcceptTable})
+// GetTable reads one object as a one-row Table; includeObject is as for
+// ListTable.
+func (r *DynamicResource) GetTable(ctx context.Context, name, includeObject string) (*Table, error) {
+	q := url.Values{}
+	if includeObject != "" {
+		q.Set("includeObject", includeObject)
+	}
+	data, err := r.client.do(ctx, &request{verb: http.MethodGet, path: r.path(r.namespace, name), query: q, accept: AcceptTable})
 	if err != nil {
 		return nil, err
 	}

@@ -27,7 +27,7 @@ func newWriteCommand(f *factory, verb string) *cobra.Command {
 	c := &cobra.Command{
 		Use:   verb + " -f FILE|DIR|-",
 		Short: short,
-		Args:  exactArgs(0, verb+" takes no arguments, only -f"),
+		Args:  cobra.NoArgs,
 		RunE: func(c *cobra.Command, _ []string) error {
 			manifests, err := readManifests(f, files)
 			if err != nil {

@@ -1,6 +1,7 @@
 package cmd
 
 import (
+	"cmp"
 	"context"
 	"encoding/json"
 	"fmt"
@@ -51,17 +52,18 @@ func newEventsCommand(f *factory) *cobra.Command {
 	c := &cobra.Command{
 		Use:   "events [-w] [-n NS | -A]",
 		Short: "List events, oldest first",
-		Args:  exactArgs(0, "events takes no arguments"),
+		Args:  cobra.NoArgs,
 		RunE:  func(c *cobra.Command, _ []string) error { return o.run(c.Context(), f, []string{"events"}) },
 	}
 	o.flags(c)
 	return c
 }
 
-// run gets the named objects or, for a TYPE alone, lists them, as a
-// server-rendered Table or as objects (yaml, json, name), then watches with
-// -w. A missing named object is reported and the rest still printed, as
-// kubectl does; a Table of one kind in a row prints as one.
+// run gets the named objects or, for a TYPE alone, lists them, then watches
+// with -w. Every format reads a server-rendered Table: its rows are what
+// the table formats lay out, and with -o yaml or json (or to sort events)
+// the rows carry the whole objects (includeObject=Object). A missing named
+// object is reported and the rest still printed, as kubectl does.
 func (o *getOptions) run(ctx context.Context, f *factory, args []string) error {
 	_, ts, err := f.resolve(args, true)
 	if err != nil {
@@ -78,65 +80,39 @@ func (o *getOptions) run(ctx context.Context, f *factory, args []string) error {
 	if list && o.allNamespaces {
 		ns, ts[0].d = api.NamespaceAll, ts[0].d.Namespace(api.NamespaceAll)
 	}
+	include := "" // the rows' objects: metadata only, unless they are printed or sorted
+	if p.format == "yaml" || p.format == "json" || o.byEventTime {
+		include = "Object"
+	}
 	opts := client.ListOptions{LabelSelector: o.selector}
-	var tables []*client.Table
-	var kinds []*api.ResourceInfo
-	var objs []api.Object
-	var lastErr error
+	var tables []kindTable
 	n := 0 // objects found
-	for _, t := range ts {
+	err = forEach(f, ts, func(t target) error {
 		var tbl *client.Table
-		var items []api.Object
 		var err error
-		switch {
-		case p.table() && list && o.byEventTime: // sorted by the events' own times, which no column carries exactly
-			if tbl, err = t.d.ListTable(ctx, opts, "Object"); err == nil {
-				err = sortRowsByEventTime(tbl.Rows)
-			}
-		case p.table() && list:
-			tbl, err = t.d.ListTable(ctx, opts, "")
-		case p.table():
-			tbl, err = t.d.GetTable(ctx, t.name)
-		case list:
-			items, opts.ResourceVersion, err = t.d.ListAll(ctx, opts)
-		default:
-			var obj api.Object
-			if obj, err = t.d.Get(ctx, t.name, client.GetOptions{}); err == nil {
-				items, opts.ResourceVersion = []api.Object{obj}, obj.GetObjectMeta().ResourceVersion
-			}
+		if list {
+			tbl, err = t.d.ListTable(ctx, opts, include)
+		} else {
+			tbl, err = t.d.GetTable(ctx, t.name, include)
 		}
-		switch {
-		case err != nil && list:
+		if err != nil {
 			return err
-		case err != nil:
-			if lastErr != nil {
-				fmt.Fprintln(f.streams.ErrOut, errorMessage(lastErr))
-			}
-			lastErr = err
-		case tbl != nil:
-			opts.ResourceVersion, n = tbl.Metadata.ResourceVersion, n+len(tbl.Rows)
-			if k := len(kinds); k > 0 && kinds[k-1] == t.info {
-				tables[k-1].Rows = append(tables[k-1].Rows, tbl.Rows...)
-			} else if len(tbl.Rows) > 0 {
-				tables, kinds = append(tables, tbl), append(kinds, t.info)
-			}
-		default:
-			objs, n = append(objs, items...), n+len(items)
 		}
+		opts.ResourceVersion, n = tbl.Metadata.ResourceVersion, n+len(tbl.Rows)
+		if k := len(tables) - 1; k >= 0 && tables[k].info == t.info { // one kind in a row prints as one Table
+			tables[k].Rows = append(tables[k].Rows, tbl.Rows...)
+		} else if len(tbl.Rows) > 0 {
+			tables = append(tables, kindTable{tbl, t.info})
+		}
+		return nil
+	})
+	if len(tables) == 1 && o.byEventTime { // the events' own times, which no column carries exactly
+		err = cmp.Or(sortRowsByEventTime(tables[0].Rows), err)
 	}
-	for i, t := range tables {
-		if err := p.printTable(t, kinds[i].Namespaced, true); err != nil {
-			return err
-		}
-	}
-	if len(objs) > 0 || (list && !p.table() && p.format != "name") {
-		if err := p.printObjects(objs, !list && len(ts) == 1); err != nil {
-			return err
-		}
+	if perr := p.print(tables, list, !list && len(ts) == 1); perr != nil || err != nil {
+		return cmp.Or(perr, err)
 	}
 	switch {
-	case lastErr != nil:
-		return lastErr
 	case list && n == 0 && p.format != "yaml" && p.format != "json" && !o.watch:
 		msg := "No resources found"
 		if ts[0].info.Namespaced && ns != "" {

@@ -1,11 +1,10 @@
 package cmd
 
 import (
+	"cmp"
 	"encoding/json"
 	"fmt"
 	"io"
-	"maps"
-	"slices"
 	"strings"
 	"text/tabwriter"
 
@@ -15,11 +14,10 @@ import (
 	"kubeloop/client"
 )
 
-// printer writes what get and events read in one of kubectl's -o formats.
-// Tables ("" and wide) are the server's: kubectl-lite asks for a
-// meta.k8s.io Table, as kubectl does, and only lays its rows out
-// (cli-runtime's printers/tableprinter.go); yaml, json and name print
-// the objects themselves.
+// printer writes the Tables that get and events read in one of kubectl's
+// -o formats: "" and wide lay out the server's columns (cli-runtime's
+// printers/tableprinter.go), name prints the rows' names, and yaml and json
+// print the objects the rows carry.
 type printer struct {
 	out           io.Writer
 	format        string // "", "wide", "yaml", "json" or "name"
@@ -35,8 +33,58 @@ func newPrinter(out io.Writer, format string, allNamespaces, showLabels bool) (*
 	return nil, usageErrorf("unable to match a printer suitable for the output format %q, allowed formats are: json,name,wide,yaml", format)
 }
 
-// table reports whether the format is one of the server's Tables.
+// table reports whether the format lays out the Table's columns.
 func (p *printer) table() bool { return p.format == "" || p.format == "wide" }
+
+// kindTable is a Table of objects of one kind.
+type kindTable struct {
+	*client.Table
+	info *api.ResourceInfo
+}
+
+// print writes tables in p's format. With yaml or json a listing prints
+// inside a List, even an empty one, and single (the user named one object)
+// prints bare.
+func (p *printer) print(tables []kindTable, list, single bool) error {
+	var objs []api.Object
+	for _, t := range tables {
+		if p.table() {
+			if err := p.printTable(t.Table, t.info.Namespaced, true); err != nil {
+				return err
+			}
+			continue
+		}
+		for _, row := range t.Rows {
+			obj := t.info.New() // from its metadata alone with -o name
+			if err := json.Unmarshal(row.Object, obj); err != nil {
+				return fmt.Errorf("table row: %w", err)
+			}
+			if p.format == "name" {
+				fmt.Fprintln(p.out, objectName(t.info, obj.GetObjectMeta().Name))
+			}
+			obj.GetObjectMeta().ManagedFields = nil // kubectl hides them unless --show-managed-fields
+			objs = append(objs, obj)
+		}
+	}
+	if p.table() || p.format == "name" || (len(objs) == 0 && !list) {
+		return nil
+	}
+	var v any = map[string]any{"apiVersion": "v1", "kind": "List", "metadata": map[string]any{"resourceVersion": ""}, "items": objs}
+	if single && len(objs) == 1 {
+		v = objs[0]
+	}
+	data, err := json.MarshalIndent(v, "", "    ")
+	if err != nil {
+		return err
+	}
+	if data = append(data, '\n'); p.format == "yaml" {
+		data, err = yaml.JSONToYAML(data)
+	}
+	if err == nil {
+		_, err = p.out.Write(data)
+	}
+	return err
+}
 
 // printTable lays out t's rows: priority-0 columns (all with -o wide), a
 // NAMESPACE column first with -A, LABELS last with --show-labels. header is
@@ -74,54 +122,7 @@ func (p *printer) printTable(t *client.Table, namespaced, header bool) error {
 				cells = append(cells, fmt.Sprint(row.Cells[i]))
 			}
 		}
-		line(meta.Namespace, labelsString(meta.Labels), cells)
+		line(meta.Namespace, cmp.Or(api.SelectorFromSet(meta.Labels).String(), "<none>"), cells)
 	}
 	return tw.Flush()
-}
-
-// printObjects writes objs as names, or as yaml or json. single says the
-// user named one object, so it prints bare rather than inside a List.
-func (p *printer) printObjects(objs []api.Object, single bool) error {
-	if p.format == "name" {
-		for _, o := range objs {
-			oi, _ := api.Builtin().ForObject(o)
-			fmt.Fprintln(p.out, objectName(oi, o.GetObjectMeta().Name))
-		}
-		return nil
-	}
-	for _, o := range objs {
-		if err := api.Builtin().SetTypeMeta(o); err != nil {
-			return err
-		}
-		// kubectl hides managedFields unless --show-managed-fields; the
-		// objects are this command's own, so clearing is safe.
-		o.GetObjectMeta().ManagedFields = nil
-	}
-	var v any = map[string]any{"apiVersion": "v1", "kind": "List", "metadata": map[string]any{"resourceVersion": ""}, "items": objs}
-	if single && len(objs) == 1 {
-		v = objs[0]
-	}
-	data, err := json.MarshalIndent(v, "", "    ")
-	if err != nil {
-		return err
-	}
-	if data = append(data, '\n'); p.format == "yaml" {
-		data, err = yaml.JSONToYAML(data)
-	}
-	if err == nil {
-		_, err = p.out.Write(data)
-	}
-	return err
-}
-
-// labelsString is "a=1,b=2" sorted by key, or "<none>".
-func labelsString(m map[string]string) string {
-	var pairs []string
-	for _, k := range slices.Sorted(maps.Keys(m)) {
-		pairs = append(pairs, k+"="+m[k])
-	}
-	if len(pairs) == 0 {
-		return "<none>"
-	}
-	return strings.Join(pairs, ",")
 }

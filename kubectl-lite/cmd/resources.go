@@ -35,44 +35,37 @@ type target struct {
 // NAME..." or "TYPE/NAME..." as kubectl's resource builder does and builds
 // the client. With allowNoName, "TYPE" alone is a target with no name.
 func (f *factory) resolve(args []string, allowNoName bool) (*client.Client, []target, error) {
-	var ts []target
-	add := func(typ, name string) error {
-		info, err := resourceFor(typ)
-		ts = append(ts, target{info: info, name: name})
-		return err
+	if len(args) == 0 {
+		return nil, nil, usageErrorf("you must specify the type of resource")
 	}
-	var err error
-	switch {
-	case len(args) == 0:
-		err = usageErrorf("you must specify the type of resource")
-	case strings.Contains(args[0], "/"):
-		for _, a := range args {
-			typ, name, ok := strings.Cut(a, "/")
-			if !ok || name == "" {
-				return nil, nil, usageErrorf("there is no need to specify a resource type as a separate argument when passing arguments in resource/name form")
-			}
-			if err = add(typ, name); err != nil {
-				break
-			}
+	refs, slashed := args, strings.Contains(args[0], "/") // "TYPE/NAME" each, or made so
+	if !slashed {
+		refs = []string{args[0] + "/"} // TYPE alone
+		if len(args) > 1 {
+			refs = nil
 		}
-	case len(args) == 1:
-		if err = add(args[0], ""); err == nil && !allowNoName {
-			err = usageErrorf("you must specify the name of the %s", ts[0].info.Singular)
-		}
-	default:
 		for _, name := range args[1:] {
-			err = add(args[0], name)
+			refs = append(refs, args[0]+"/"+name)
 		}
-	}
-	if err != nil {
-		return nil, nil, err
 	}
 	cli, err := f.Client()
 	if err != nil {
 		return nil, nil, err
 	}
-	for i := range ts {
-		ts[i].d = cli.Dynamic(ts[i].info).Namespace(f.namespace)
+	var ts []target
+	for _, ref := range refs {
+		typ, name, _ := strings.Cut(ref, "/")
+		info, err := resourceFor(typ)
+		switch {
+		case slashed && name == "":
+			err = usageErrorf("there is no need to specify a resource type as a separate argument when passing arguments in resource/name form")
+		case err == nil && name == "" && !allowNoName:
+			err = usageErrorf("you must specify the name of the %s", info.Singular)
+		}
+		if err != nil {
+			return nil, nil, err
+		}
+		ts = append(ts, target{info: info, name: name, d: cli.Dynamic(info).Namespace(f.namespace)})
 	}
 	return cli, ts, nil
 }

@@ -40,6 +40,7 @@ type factory struct {
 	kubeconfig, namespace, as string
 	asGroups                  []string
 	streams                   IOStreams
+	started                   bool // cobra's checks passed: errors are the command's own
 }
 
 // Client builds a client from --kubeconfig/$KUBECONFIG (its current context)
@@ -61,21 +62,22 @@ func (f *factory) Client() (*client.Client, error) {
 	return client.NewForConfig(cfg)
 }
 
-// NewRootCommand builds the command tree.
-func NewRootCommand(streams IOStreams) *cobra.Command {
-	f := &factory{streams: streams}
+// newRootCommand builds the command tree. Every error cobra returns before
+// a command starts running (an unknown command or flag, arguments that the
+// command's Args rejects) is a mistake in the command line: started tells
+// Run which side of that line an error came from.
+func newRootCommand(f *factory) *cobra.Command {
 	root := &cobra.Command{
-		Use:           "kubectl-lite",
-		Short:         "kubectl-lite controls a kubeloop cluster",
-		SilenceErrors: true,
-		SilenceUsage:  true,
-		Args:          exactArgs(0, ""), // "unknown command" is a usageError like any other
-		RunE:          func(c *cobra.Command, _ []string) error { return c.Help() },
+		Use:               "kubectl-lite",
+		Short:             "kubectl-lite controls a kubeloop cluster",
+		SilenceErrors:     true,
+		SilenceUsage:      true,
+		PersistentPreRun:  func(*cobra.Command, []string) { f.started = true },
+		CompletionOptions: cobra.CompletionOptions{DisableDefaultCmd: true},
 	}
-	root.SetIn(streams.In)
-	root.SetOut(streams.Out)
-	root.SetErr(streams.ErrOut)
-	root.SetFlagErrorFunc(func(_ *cobra.Command, err error) error { return &usageError{err.Error()} })
+	root.SetIn(f.streams.In)
+	root.SetOut(f.streams.Out)
+	root.SetErr(f.streams.ErrOut)
 	pf := root.PersistentFlags()
 	pf.StringVar(&f.kubeconfig, "kubeconfig", "", "path to the kubeconfig file (default $KUBECONFIG or ~/.kube/config)")
 	pf.StringVarP(&f.namespace, "namespace", "n", "", "the namespace for this request")
@@ -86,21 +88,20 @@ func NewRootCommand(streams IOStreams) *cobra.Command {
 		newDeleteCommand(f), newScaleCommand(f), newLabelCommand(f, "label"), newLabelCommand(f, "annotate"),
 		newEditCommand(f), newEventsCommand(f), newWatchSpineCommand(f), newTraceCommand(f),
 	)
-	root.CompletionOptions.DisableDefaultCmd = true
 	return root
 }
 
 // Run executes args and returns the process exit code, printing errors the
 // way kubectl does (cmdutil.CheckErr).
 func Run(ctx context.Context, args []string, streams IOStreams) int {
-	root := NewRootCommand(streams)
+	f := &factory{streams: streams}
+	root := newRootCommand(f)
 	root.SetArgs(args)
 	c, err := root.ExecuteContextC(ctx)
-	var ue *usageError
 	switch {
 	case err == nil:
 		return 0
-	case errors.As(err, &ue) || strings.HasPrefix(err.Error(), "unknown command"):
+	case !f.started || errors.As(err, new(*usageError)):
 		fmt.Fprintf(streams.ErrOut, "error: %s\nUsage: %s\nSee '%s --help' for usage.\n", err, c.UseLine(), c.CommandPath())
 		return 2
 	case !errors.As(err, new(reportedError)):
@@ -161,18 +162,4 @@ func withContext(err error, context string) error {
 		return &cp
 	}
 	return fmt.Errorf("%s: %w", context, err)
-}
-
-// exactArgs is cobra.ExactArgs returning a usageError; with no message it is
-// cobra's "unknown command".
-func exactArgs(n int, what string) cobra.PositionalArgs {
-	return func(c *cobra.Command, args []string) error {
-		switch {
-		case len(args) == n:
-			return nil
-		case what == "":
-			return usageErrorf("unknown command %q for %q", args[0], c.Name())
-		}
-		return usageErrorf("%s", what)
-	}
 }
