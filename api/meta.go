@@ -112,6 +112,18 @@ type OwnerReference struct {
 	BlockOwnerDeletion *bool `json:"blockOwnerDeletion,omitempty" protobuf:"varint,7,opt,name=blockOwnerDeletion"`
 }
 
+// GetControllerOf returns the owner reference with Controller=true, or nil:
+// the one owner that manages the object (a pod's ReplicaSet).
+// Kubernetes: apimachinery/pkg/apis/meta/v1/controller_ref.go, GetControllerOf.
+func GetControllerOf(m *ObjectMeta) *OwnerReference {
+	for i := range m.OwnerReferences {
+		if r := &m.OwnerReferences[i]; r.Controller != nil && *r.Controller {
+			return r
+		}
+	}
+	return nil
+}
+
 // Object is what every stored kind is. Both methods return pointers into the
 // object itself, so generic code can read and set metadata without knowing
 // the concrete type.

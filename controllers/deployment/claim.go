@@ -44,7 +44,7 @@ func (dc *Controller) getReplicaSetsForDeployment(ctx context.Context, d *api.De
 func (dc *Controller) ownedReplicaSets(d *api.Deployment) []*api.ReplicaSet {
 	var out []*api.ReplicaSet
 	for _, rs := range dc.rsLister.Namespace(d.Namespace).List(nil) {
-		if ref := getControllerOf(&rs.ObjectMeta); ref != nil && ref.UID == d.UID {
+		if ref := api.GetControllerOf(&rs.ObjectMeta); ref != nil && ref.UID == d.UID {
 			out = append(out, rs)
 		}
 	}
@@ -65,7 +65,7 @@ func (dc *Controller) getPodMapForDeployment(d *api.Deployment, rsList []*api.Re
 		podMap[rs.UID] = nil
 	}
 	for _, pod := range dc.podLister.Namespace(d.Namespace).List(selector) {
-		ref := getControllerOf(&pod.ObjectMeta)
+		ref := api.GetControllerOf(&pod.ObjectMeta)
 		if ref == nil {
 			continue
 		}
@@ -92,7 +92,7 @@ type rsControllerRefManager struct {
 
 func (m *rsControllerRefManager) claim(ctx context.Context, rs *api.ReplicaSet) (bool, error) {
 	matches := !m.selector.Empty() && m.selector.Matches(rs.Labels)
-	if ref := getControllerOf(&rs.ObjectMeta); ref != nil {
+	if ref := api.GetControllerOf(&rs.ObjectMeta); ref != nil {
 		if ref.UID != m.d.UID {
 			return false, nil
 		}

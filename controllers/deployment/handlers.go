@@ -51,7 +51,7 @@ func (dc *Controller) addReplicaSet(obj any) {
 		dc.deleteReplicaSet(rs)
 		return
 	}
-	if ref := getControllerOf(&rs.ObjectMeta); ref != nil {
+	if ref := api.GetControllerOf(&rs.ObjectMeta); ref != nil {
 		if d := dc.resolveControllerRef(rs.Namespace, ref); d != nil {
 			dc.enqueue(d)
 		}
@@ -72,8 +72,8 @@ func (dc *Controller) updateReplicaSet(oldObj, newObj any) {
 		// A periodic resync: nothing changed.
 		return
 	}
-	curRef := getControllerOf(&curRS.ObjectMeta)
-	oldRef := getControllerOf(&oldRS.ObjectMeta)
+	curRef := api.GetControllerOf(&curRS.ObjectMeta)
+	oldRef := api.GetControllerOf(&oldRS.ObjectMeta)
 	refChanged := !reflect.DeepEqual(curRef, oldRef)
 	if refChanged && oldRef != nil {
 		if d := dc.resolveControllerRef(oldRS.Namespace, oldRef); d != nil {
@@ -105,7 +105,7 @@ func (dc *Controller) deleteReplicaSet(obj any) {
 			return
 		}
 	}
-	ref := getControllerOf(&rs.ObjectMeta)
+	ref := api.GetControllerOf(&rs.ObjectMeta)
 	if ref == nil {
 		// An orphan going away concerns nobody.
 		return
@@ -149,7 +149,7 @@ func (dc *Controller) deletePod(obj any) {
 // getDeploymentForPod follows the pod's controller reference to its
 // ReplicaSet and that one's to its Deployment.
 func (dc *Controller) getDeploymentForPod(pod *api.Pod) *api.Deployment {
-	ref := getControllerOf(&pod.ObjectMeta)
+	ref := api.GetControllerOf(&pod.ObjectMeta)
 	if ref == nil || ref.Kind != "ReplicaSet" {
 		return nil
 	}
@@ -157,7 +157,7 @@ func (dc *Controller) getDeploymentForPod(pod *api.Pod) *api.Deployment {
 	if err != nil || rs.UID != ref.UID {
 		return nil
 	}
-	rsRef := getControllerOf(&rs.ObjectMeta)
+	rsRef := api.GetControllerOf(&rs.ObjectMeta)
 	if rsRef == nil {
 		return nil
 	}
@@ -199,15 +199,4 @@ func (dc *Controller) getDeploymentsForReplicaSet(rs *api.ReplicaSet) []*api.Dep
 		dc.log.Warn("more than one deployment selects a replica set", "replicaSet", rs.Namespace+"/"+rs.Name, "count", len(out))
 	}
 	return out
-}
-
-// getControllerOf returns the owner reference with controller=true, or nil.
-// Kubernetes: apimachinery metav1.GetControllerOf.
-func getControllerOf(m *api.ObjectMeta) *api.OwnerReference {
-	for i := range m.OwnerReferences {
-		if r := &m.OwnerReferences[i]; r.Controller != nil && *r.Controller {
-			return r
-		}
-	}
-	return nil
 }

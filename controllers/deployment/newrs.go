@@ -96,7 +96,7 @@ func (dc *Controller) getNewReplicaSet(ctx context.Context, d *api.Deployment, r
 		if getErr != nil {
 			return nil, getErr
 		}
-		if ref := getControllerOf(&rs.ObjectMeta); ref != nil && ref.UID == d.UID && equalIgnoreHash(&d.Spec.Template, &rs.Spec.Template) {
+		if ref := api.GetControllerOf(&rs.ObjectMeta); ref != nil && ref.UID == d.UID && equalIgnoreHash(&d.Spec.Template, &rs.Spec.Template) {
 			created, err = rs, nil
 			break
 		}

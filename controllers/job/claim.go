@@ -30,7 +30,7 @@ func (jm *Controller) getPodsForJob(ctx context.Context, job *api.Job) ([]*api.P
 	adoptChecked := false
 	var adoptErr error
 	for _, pod := range all {
-		ref := getControllerOf(&pod.ObjectMeta)
+		ref := api.GetControllerOf(&pod.ObjectMeta)
 		matches := selector.Matches(pod.Labels)
 		switch {
 		case ref != nil && ref.UID == job.UID:

@@ -153,7 +153,7 @@ func (jm *Controller) syncOrphanPod(ctx context.Context, key string) error {
 	if err != nil {
 		return err
 	}
-	if ref := getControllerOf(&pod.ObjectMeta); ref != nil {
+	if ref := api.GetControllerOf(&pod.ObjectMeta); ref != nil {
 		if ref.Kind != "Job" || ref.APIVersion != "batch/v1" {
 			return nil // someone else's pod: not our finalizer to judge
 		}
@@ -201,16 +201,6 @@ func (jm *Controller) enqueueOrphanPod(p *api.Pod) {
 // to another controller (Kubernetes: managedByExternalController).
 func managedByExternalController(j *api.Job) bool {
 	return j.Spec.ManagedBy != nil && *j.Spec.ManagedBy != api.JobControllerName
-}
-
-// getControllerOf returns the owner reference with controller=true, or nil.
-func getControllerOf(m *api.ObjectMeta) *api.OwnerReference {
-	for i := range m.OwnerReferences {
-		if r := &m.OwnerReferences[i]; r.Controller != nil && *r.Controller {
-			return r
-		}
-	}
-	return nil
 }
 
 // Run is the worker loop every controller shares (package worker): wait

@@ -26,7 +26,7 @@ func (jm *Controller) addPod(obj any) {
 		jm.deletePod(pod, false)
 		return
 	}
-	if ref := getControllerOf(&pod.ObjectMeta); ref != nil {
+	if ref := api.GetControllerOf(&pod.ObjectMeta); ref != nil {
 		job := jm.resolveControllerRef(pod.Namespace, ref)
 		if job == nil {
 			return
@@ -61,8 +61,8 @@ func (jm *Controller) updatePod(oldObj, newObj any) {
 	// The finalizer may have been re-added and removed again during an
 	// ownership change, so only the current pod is looked at.
 	finalizerRemoved := !hasJobTrackingFinalizer(curPod)
-	curRef := getControllerOf(&curPod.ObjectMeta)
-	oldRef := getControllerOf(&oldPod.ObjectMeta)
+	curRef := api.GetControllerOf(&curPod.ObjectMeta)
+	oldRef := api.GetControllerOf(&oldPod.ObjectMeta)
 	refChanged := !reflect.DeepEqual(curRef, oldRef)
 	if refChanged && oldRef != nil {
 		if job := jm.resolveControllerRef(oldPod.Namespace, oldRef); job != nil {
@@ -110,7 +110,7 @@ func (jm *Controller) deletePod(obj any, final bool) {
 		}
 	}
 	hasFinalizer := hasJobTrackingFinalizer(pod)
-	ref := getControllerOf(&pod.ObjectMeta)
+	ref := api.GetControllerOf(&pod.ObjectMeta)
 	if ref == nil {
 		// An orphan; maybe a Job's pod whose owner reference the garbage
 		// collector removed. Its finalizer must still go.
@@ -195,7 +195,7 @@ func (jm *Controller) cleanupPodFinalizers(job *api.Job) {
 		return
 	}
 	for _, pod := range jm.podLister.Namespace(job.Namespace).List(sel) {
-		if ref := getControllerOf(&pod.ObjectMeta); ref != nil && ref.UID == job.UID && hasJobTrackingFinalizer(pod) {
+		if ref := api.GetControllerOf(&pod.ObjectMeta); ref != nil && ref.UID == job.UID && hasJobTrackingFinalizer(pod) {
 			jm.enqueueOrphanPod(pod)
 		}
 	}

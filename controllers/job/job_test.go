@@ -56,7 +56,7 @@ func TestJobRunsCompletionsAtParallelismAndReplacesFailedPods(t *testing.T) {
 	for _, p := range all {
 		require.NotContains(t, p.Finalizers, api.JobTrackingFinalizer, "every counted pod let go of its finalizer")
 		require.True(t, strings.HasPrefix(p.Name, "work-"), p.Name)
-		ref := getControllerOf(&p.ObjectMeta)
+		ref := api.GetControllerOf(&p.ObjectMeta)
 		require.NotNil(t, ref)
 		require.Equal(t, j.UID, ref.UID)
 		require.Equal(t, "Job", ref.Kind)

@@ -51,7 +51,7 @@ func (rsc *Controller) claimPods(ctx context.Context, rs *api.ReplicaSet, select
 
 func (m *podControllerRefManager) claim(ctx context.Context, pod *api.Pod) (bool, error) {
 	matches := m.selector.Matches(pod.Labels)
-	if ref := getControllerOf(&pod.ObjectMeta); ref != nil {
+	if ref := api.GetControllerOf(&pod.ObjectMeta); ref != nil {
 		if ref.UID != m.rs.UID {
 			return false, nil
 		}

@@ -68,7 +68,7 @@ func (rsc *Controller) addPod(obj any) {
 		rsc.deletePod(pod)
 		return
 	}
-	if ref := getControllerOf(&pod.ObjectMeta); ref != nil {
+	if ref := api.GetControllerOf(&pod.ObjectMeta); ref != nil {
 		rs := rsc.resolveControllerRef(pod.Namespace, ref)
 		if rs == nil {
 			return
@@ -106,8 +106,8 @@ func (rsc *Controller) updatePod(oldObj, newObj any) {
 		return
 	}
 
-	curRef := getControllerOf(&curPod.ObjectMeta)
-	oldRef := getControllerOf(&oldPod.ObjectMeta)
+	curRef := api.GetControllerOf(&curPod.ObjectMeta)
+	oldRef := api.GetControllerOf(&oldPod.ObjectMeta)
 	refChanged := !reflect.DeepEqual(curRef, oldRef)
 	if refChanged && oldRef != nil {
 		if rs := rsc.resolveControllerRef(oldPod.Namespace, oldRef); rs != nil {
@@ -148,7 +148,7 @@ func (rsc *Controller) deletePod(obj any) {
 			return
 		}
 	}
-	ref := getControllerOf(&pod.ObjectMeta)
+	ref := api.GetControllerOf(&pod.ObjectMeta)
 	if ref == nil {
 		return
 	}

@@ -174,4 +174,4 @@ func markReady(t *testing.T, cl *client.Client, pod *api.Pod, readySince time.Ti
 	require.NoError(t, err)
 }
 
-func controllerRefOf(p *api.Pod) *api.OwnerReference { return getControllerOf(&p.ObjectMeta) }
+func controllerRefOf(p *api.Pod) *api.OwnerReference { return api.GetControllerOf(&p.ObjectMeta) }

@@ -65,14 +65,3 @@ func podReadyTime(p *api.Pod) time.Time {
 
 // PodKey is the expectations key of a pod, "namespace/name".
 func PodKey(p *api.Pod) string { return p.Namespace + "/" + p.Name }
-
-// getControllerOf returns the owner reference with controller=true, or nil.
-// Kubernetes: apimachinery metav1.GetControllerOf.
-func getControllerOf(m *api.ObjectMeta) *api.OwnerReference {
-	for i := range m.OwnerReferences {
-		if r := &m.OwnerReferences[i]; r.Controller != nil && *r.Controller {
-			return r
-		}
-	}
-	return nil
-}

@@ -232,7 +232,7 @@ func (rsc *Controller) deletePodOf(ctx context.Context, rs *api.ReplicaSet, pod 
 // "spread what is left across nodes" holds for a bare ReplicaSet too.
 // Kubernetes: replica_set.go, getIndirectlyRelatedPods.
 func (rsc *Controller) getIndirectlyRelatedPods(rs *api.ReplicaSet, own []*api.Pod) []*api.Pod {
-	ref := getControllerOf(&rs.ObjectMeta)
+	ref := api.GetControllerOf(&rs.ObjectMeta)
 	if ref == nil {
 		return own
 	}
@@ -247,7 +247,7 @@ func (rsc *Controller) getIndirectlyRelatedPods(rs *api.ReplicaSet, own []*api.P
 		if !ok {
 			continue
 		}
-		if r := getControllerOf(&other.ObjectMeta); r == nil || r.UID != ref.UID {
+		if r := api.GetControllerOf(&other.ObjectMeta); r == nil || r.UID != ref.UID {
 			continue
 		}
 		sel, err := api.LabelSelectorAsSelector(other.Spec.Selector)

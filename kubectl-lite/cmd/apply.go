@@ -36,7 +36,7 @@ func newWriteCommand(f *factory, verb string) *cobra.Command {
 			return forEach(f, manifests, func(m *manifest) error {
 				result, err := write(c.Context(), m)
 				if err != nil {
-					return withContext(err, fmt.Sprintf("error when %s %q", doing, m.source))
+					return fmt.Errorf("error when %s %q: %w", doing, m.source, err)
 				}
 				fmt.Fprintf(f.streams.Out, "%s %s\n", objectName(m.info, m.name), result)
 				return nil
@@ -62,22 +62,15 @@ func createOne(ctx context.Context, m *manifest) (string, error) {
 // strategic merge patch for built-in kinds; we send a JSON merge patch, in
 // which lists are replaced whole rather than merged by key.
 func applyOne(ctx context.Context, m *manifest) (string, error) {
-	md := m.metadata
+	md := m.obj["metadata"].(map[string]any) // it has a name: decodeDocument checked
 	annotations, _ := md["annotations"].(map[string]any)
-	delete(annotations, LastAppliedConfigAnnotation)
+	delete(annotations, LastAppliedConfigAnnotation) // what was applied, not what applied it before
 	if len(annotations) == 0 {
 		delete(md, "annotations")
 	}
-	lastApplied, err := json.Marshal(m.obj)
-	if err != nil {
-		return "", err
-	}
-	if annotations == nil {
-		annotations = map[string]any{}
-	}
+	lastApplied, _ := json.Marshal(m.obj) // it was decoded from JSON: it encodes
 	// kubectl's encoder ends the JSON with a newline; keep it byte for byte.
-	annotations[LastAppliedConfigAnnotation] = string(lastApplied) + "\n"
-	md["annotations"] = annotations
+	api.SetNestedField(m.obj, string(lastApplied)+"\n", "metadata", "annotations", LastAppliedConfigAnnotation)
 	obj, err := m.typed()
 	if err != nil {
 		return "", err

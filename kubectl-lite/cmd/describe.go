@@ -63,18 +63,9 @@ func (w describeWriter) meta(m api.ObjectMeta) {
 	w.pairs(0, "Annotations", m.Annotations, ": ")
 }
 
-// controllerOf is the owner reference that is the object's controller.
-func controllerOf(m api.ObjectMeta) *api.OwnerReference {
-	for i, ref := range m.OwnerReferences {
-		if ref.Controller != nil && *ref.Controller {
-			return &m.OwnerReferences[i]
-		}
-	}
-	return nil
-}
-
-func (w describeWriter) controlledBy(m api.ObjectMeta) {
-	if ref := controllerOf(m); ref != nil {
+// controlledBy is the "Controlled By" line, when the object has a controller.
+func (w describeWriter) controlledBy(m *api.ObjectMeta) {
+	if ref := api.GetControllerOf(m); ref != nil {
 		w.line(0, "Controlled By:\t%s/%s", ref.Kind, ref.Name)
 	}
 }
@@ -130,7 +121,7 @@ func describePod(w describeWriter, p *api.Pod) {
 	w.meta(p.ObjectMeta)
 	w.line(0, "Status:\t%s", podPhase(p))
 	w.line(0, "IP:\t%s", p.Status.PodIP)
-	w.controlledBy(p.ObjectMeta)
+	w.controlledBy(&p.ObjectMeta)
 	w.line(0, "Containers:")
 	for _, c := range p.Spec.Containers {
 		var cs api.ContainerStatus // a container without a status yet is Waiting
@@ -173,7 +164,7 @@ func describeReplicaSet(ctx context.Context, cli *client.Client, w describeWrite
 	selector := api.FormatLabelSelector(rs.Spec.Selector)
 	w.line(0, "Selector:\t%s", selector)
 	w.meta(rs.ObjectMeta)
-	w.controlledBy(rs.ObjectMeta)
+	w.controlledBy(&rs.ObjectMeta)
 	desired := int32(1)
 	if rs.Spec.Replicas != nil {
 		desired = *rs.Spec.Replicas
@@ -185,7 +176,7 @@ func describeReplicaSet(ctx context.Context, cli *client.Client, w describeWrite
 	}
 	phases := map[api.PodPhase]int{}
 	for _, p := range pods {
-		if ref := controllerOf(p.ObjectMeta); ref != nil && ref.UID == rs.UID {
+		if ref := api.GetControllerOf(&p.ObjectMeta); ref != nil && ref.UID == rs.UID {
 			phases[p.Status.Phase]++
 		}
 	}

@@ -8,20 +8,21 @@ import (
 	"os"
 	"path/filepath"
 	"regexp"
+	"slices"
 	"strings"
 
 	"sigs.k8s.io/yaml"
 
 	"kubeloop/api"
+	"kubeloop/client"
 )
 
 // manifest is one object read from a file. It stays a JSON map, not a Go
 // struct, so that apply diffs exactly the fields the user wrote.
 type manifest struct {
-	target                       // the object it names, with its client
-	source        string         // the file, for messages
-	obj, metadata map[string]any // metadata is obj["metadata"]
-	namespace     string
+	target                // the object it names, with its client
+	source string         // the file, for messages
+	obj    map[string]any // as written, with the command's namespace if it had none
 }
 
 // typed decodes the manifest into its Go type.
@@ -84,15 +85,12 @@ func readManifests(f *factory, paths []string) ([]*manifest, error) {
 			return nil, fmt.Errorf("the path %q does not exist", file)
 		}
 		for _, doc := range documentSeparator.Split(string(data), -1) { // JSON is YAML too
-			ms, err := decodeDocument([]byte(doc), source, f.namespace)
+			ms, err := decodeDocument(cli, []byte(doc), source, f.namespace)
 			if err != nil {
 				return nil, err
 			}
 			out = append(out, ms...)
 		}
-	}
-	for _, m := range out {
-		m.d = cli.Dynamic(m.info).Namespace(m.namespace)
 	}
 	if len(out) == 0 {
 		return nil, errors.New("no objects passed to apply")
@@ -102,7 +100,7 @@ func readManifests(f *factory, paths []string) ([]*manifest, error) {
 
 // decodeDocument turns one YAML or JSON document into manifests; a kind: List
 // gives one manifest per item.
-func decodeDocument(doc []byte, source, defaultNS string) ([]*manifest, error) {
+func decodeDocument(cli *client.Client, doc []byte, source, defaultNS string) ([]*manifest, error) {
 	data, err := yaml.YAMLToJSON(doc)
 	if err != nil {
 		return nil, fmt.Errorf("error parsing %s: %w", source, err)
@@ -111,41 +109,31 @@ func decodeDocument(doc []byte, source, defaultNS string) ([]*manifest, error) {
 	if err := json.Unmarshal(data, &obj); err != nil || obj == nil {
 		return nil, nil // an empty document
 	}
-	apiVersion, _ := obj["apiVersion"].(string)
-	kind, _ := obj["kind"].(string)
-	if kind == "List" {
-		items, _ := obj["items"].([]any)
-		var out []*manifest
-		for _, it := range items {
-			b, _ := json.Marshal(it)
-			ms, err := decodeDocument(b, source, defaultNS)
-			if err != nil {
-				return nil, err
-			}
-			out = append(out, ms...)
+	objs := []any{obj}
+	if obj["kind"] == "List" {
+		objs, _ = obj["items"].([]any)
+	}
+	var out []*manifest
+	for _, item := range objs {
+		obj, _ := item.(map[string]any)
+		apiVersion, _ := obj["apiVersion"].(string)
+		kind, _ := obj["kind"].(string)
+		all := api.Builtin().All()
+		i := slices.IndexFunc(all, func(info *api.ResourceInfo) bool { return info.Kind == kind && info.GroupVersion() == apiVersion })
+		if i < 0 {
+			return nil, fmt.Errorf("resource mapping not found for %q: no matches for kind %q in version %q", source, kind, apiVersion)
 		}
-		return out, nil
+		md, _ := obj["metadata"].(map[string]any)
+		name, _ := md["name"].(string)
+		namespace, _ := md["namespace"].(string)
+		if name == "" {
+			return nil, fmt.Errorf("error validating %q: metadata.name is required", source)
+		}
+		if namespace == "" && all[i].Namespaced {
+			namespace, md["namespace"] = defaultNS, defaultNS
+		}
+		t := target{info: all[i], name: name, d: cli.Dynamic(all[i]).Namespace(namespace)}
+		out = append(out, &manifest{target: t, source: source, obj: obj})
 	}
-	group, _, isGrouped := strings.Cut(apiVersion, "/")
-	if !isGrouped {
-		group = ""
-	}
-	info, ok := api.Builtin().ForKind(group, kind)
-	if !ok || info.GroupVersion() != apiVersion {
-		return nil, fmt.Errorf("resource mapping not found for %q: no matches for kind %q in version %q", source, kind, apiVersion)
-	}
-	m := &manifest{target: target{info: info}, source: source, obj: obj}
-	if m.metadata, _ = obj["metadata"].(map[string]any); m.metadata == nil {
-		m.metadata = map[string]any{}
-		obj["metadata"] = m.metadata
-	}
-	m.name, _ = m.metadata["name"].(string)
-	m.namespace, _ = m.metadata["namespace"].(string)
-	if m.name == "" {
-		return nil, fmt.Errorf("error validating %q: metadata.name is required", source)
-	}
-	if info.Namespaced && m.namespace == "" {
-		m.namespace, m.metadata["namespace"] = defaultNS, defaultNS
-	}
-	return []*manifest{m}, nil
+	return out, nil
 }

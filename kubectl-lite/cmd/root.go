@@ -110,8 +110,9 @@ func Run(ctx context.Context, args []string, streams IOStreams) int {
 	return 1
 }
 
-// errorMessage formats err as kubectl does: server errors by reason, Invalid
-// objects with their field causes, everything else prefixed with "error: ".
+// errorMessage formats err as kubectl does: server errors by reason (with
+// the context they were wrapped in: "error when creating "cm.yaml": ..."),
+// Invalid objects with their field causes, the rest prefixed with "error: ".
 // kubectl: staging/src/k8s.io/kubectl/pkg/cmd/util/helpers.go, checkErr.
 func errorMessage(err error) string {
 	var se *api.StatusError
@@ -131,9 +132,9 @@ func errorMessage(err error) string {
 		return strings.Join(append([]string{msg}, causes...), ": ")
 	}
 	if st.Reason == api.StatusReasonUnknown {
-		return "Error from server: " + st.Message
+		return "Error from server: " + err.Error()
 	}
-	return fmt.Sprintf("Error from server (%s): %s", st.Reason, st.Message)
+	return fmt.Sprintf("Error from server (%s): %s", st.Reason, err)
 }
 
 // forEach runs do on every item; a failure is printed and the rest still
@@ -150,16 +151,4 @@ func forEach[T any](f *factory, items []T, do func(T) error) error {
 		return reportedError{}
 	}
 	return nil
-}
-
-// withContext prefixes a server error's message the way kubectl does
-// ("error when creating "cm.yaml": ..."), keeping its reason.
-func withContext(err error, context string) error {
-	var se *api.StatusError
-	if errors.As(err, &se) {
-		cp := *se
-		cp.ErrStatus.Message = context + ": " + cp.ErrStatus.Message
-		return &cp
-	}
-	return fmt.Errorf("%s: %w", context, err)
 }
