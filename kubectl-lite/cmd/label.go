@@ -13,7 +13,6 @@ import (
 	"github.com/spf13/cobra"
 	"sigs.k8s.io/yaml"
 
-	"kubeloop/api"
 	"kubeloop/client"
 )
 
@@ -103,10 +102,7 @@ func newEditCommand(f *factory) *cobra.Command {
 			if err != nil {
 				return err
 			}
-			obj, err := t.d.Get(c.Context(), t.name, client.GetOptions{})
-			if err == nil {
-				err = api.Builtin().SetTypeMeta(obj)
-			}
+			obj, err := t.d.Get(c.Context(), t.name, client.GetOptions{}) // with apiVersion and kind
 			var before, after []byte
 			if err == nil {
 				before, err = yaml.Marshal(obj)
@@ -121,11 +117,7 @@ func newEditCommand(f *factory) *cobra.Command {
 				fmt.Fprintln(f.streams.Out, "Edit cancelled, no changes made.")
 				return nil
 			}
-			data, err := yaml.YAMLToJSON(after)
-			if err != nil {
-				return fmt.Errorf("the edited file is not valid YAML: %w", err)
-			}
-			edited, err := decodeStrict(t.info, data)
+			edited, err := decodeStrict(t.info, after)
 			if err != nil {
 				return fmt.Errorf("the edited file had a syntax error: %w", err)
 			}

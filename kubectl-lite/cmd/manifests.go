@@ -35,14 +35,17 @@ func (m *manifest) typed() (api.Object, error) {
 	return obj, nil
 }
 
-// decodeStrict decodes data into info's Go type. A field the type does not
-// have is an error here, where kubectl lets the server reject it
-// (fieldValidation=Strict); our typed client would otherwise drop it.
+// decodeStrict decodes YAML or JSON data into info's Go type. A field the
+// type does not have is an error here, where kubectl lets the server reject
+// it (fieldValidation=Strict); our typed client would otherwise drop it.
 func decodeStrict(info *api.ResourceInfo, data []byte) (api.Object, error) {
 	obj := info.New()
-	unknown, _, err := api.DecodeStrict(data, obj)
-	if err == nil && len(unknown) > 0 {
-		err = fmt.Errorf("unknown field %q", strings.Join(unknown, `", "`))
+	data, err := yaml.YAMLToJSON(data)
+	if err == nil {
+		var unknown []string
+		if unknown, _, err = api.DecodeStrict(data, obj); err == nil && len(unknown) > 0 {
+			err = fmt.Errorf("unknown field %q", strings.Join(unknown, `", "`))
+		}
 	}
 	return obj, err
 }
