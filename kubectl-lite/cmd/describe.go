@@ -125,10 +125,8 @@ func describePod(w describeWriter, p *api.Pod) {
 	w.line(0, "Containers:")
 	for _, c := range p.Spec.Containers {
 		var cs api.ContainerStatus // a container without a status yet is Waiting
-		for _, s := range p.Status.ContainerStatuses {
-			if s.Name == c.Name {
-				cs = s
-			}
+		if i := slices.IndexFunc(p.Status.ContainerStatuses, func(s api.ContainerStatus) bool { return s.Name == c.Name }); i >= 0 {
+			cs = p.Status.ContainerStatuses[i]
 		}
 		w.line(1, "%s:", c.Name)
 		w.line(2, "Image:\t%s", c.Image)
@@ -165,11 +163,8 @@ func describeReplicaSet(ctx context.Context, cli *client.Client, w describeWrite
 	w.line(0, "Selector:\t%s", selector)
 	w.meta(rs.ObjectMeta)
 	w.controlledBy(&rs.ObjectMeta)
-	desired := int32(1)
-	if rs.Spec.Replicas != nil {
-		desired = *rs.Spec.Replicas
-	}
-	w.line(0, "Replicas:\t%d current / %d desired", rs.Status.Replicas, desired)
+	// The apiserver defaults spec.replicas, so a stored ReplicaSet has it.
+	w.line(0, "Replicas:\t%d current / %d desired", rs.Status.Replicas, *rs.Spec.Replicas)
 	pods, _, err := client.For[*api.Pod](cli).Namespace(rs.Namespace).ListAll(ctx, client.ListOptions{LabelSelector: selector})
 	if err != nil {
 		return err

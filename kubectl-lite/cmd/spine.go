@@ -136,7 +136,11 @@ func (s *spine) onTarget(ev api.WatchEvent) {
 		s.print(stepWatch, rv, "A-->>RS", "watch DELETED %s", what)
 		return
 	case prev == nil || prev.GetObjectMeta().Generation != m.Generation:
-		s.print(stepWrite, rv, "K->>A", "write %s%s (generation %d)", what, replicasOf(ev.Object), m.Generation)
+		replicas := ""
+		if rs, ok := ev.Object.(*api.ReplicaSet); ok {
+			replicas = fmt.Sprintf(" spec.replicas=%d", *rs.Spec.Replicas) // defaulted by the apiserver
+		}
+		s.print(stepWrite, rv, "K->>A", "write %s%s (generation %d)", what, replicas, m.Generation)
 		s.print(stepStore, rv, "A->>E", "stored in etcd at resourceVersion %s", rv)
 		s.print(stepWatch, rv, "A-->>RS", "watch %s %s: a hint to re-read, not an instruction", ev.Type, what)
 	}
@@ -152,13 +156,6 @@ func (s *spine) onTarget(ev api.WatchEvent) {
 	// A pod target's binding and status are reported by onPod, from the pod
 	// watch, which sees the same writes.
 	s.flushEvents(m.UID)
-}
-
-func replicasOf(obj api.Object) string {
-	if rs, ok := obj.(*api.ReplicaSet); ok && rs.Spec.Replicas != nil {
-		return fmt.Sprintf(" spec.replicas=%d", *rs.Spec.Replicas)
-	}
-	return ""
 }
 
 // onPod reports the life of one of our pods: created and pending (6), bound
