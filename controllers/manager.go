@@ -20,6 +20,7 @@ import (
 	"kubeloop/client"
 	"kubeloop/client/leaderelection"
 	"kubeloop/client/record"
+	"kubeloop/informer"
 	"kubeloop/informers"
 	"kubeloop/workqueue"
 )
@@ -315,7 +316,9 @@ func (m *Manager) runControllers(ctx context.Context) error {
 	}
 	resync := ResyncPeriod(m.opts.ComponentConfig.MinResyncPeriod)
 	m.log.Info("informers' resync period", "period", resync)
-	factory := informers.NewClientInformerFactory(c, resync, nil)
+	// Kubernetes' controller manager trims managedFields from its caches.
+	factory := informers.NewClientInformerFactoryWithOptions(c,
+		informer.Options{ResyncPeriod: resync, Transform: informers.TrimManagedFields}, nil)
 	var runners []Runner
 	var recorders []*record.Recorder
 	for _, name := range names {

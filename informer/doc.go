@@ -26,5 +26,6 @@
 //
 // What we simplify: the DeltaFIFO is the classic one (client-go now defaults
 // to RealFIFO; see package deltafifo), handler buffers are plain slices, no
-// RemoveEventHandler, transform function or WatchList option.
+// RemoveEventHandler or WatchList option; a transform is given once, in
+// Options.Transform, not set later with SetTransform.
 package informer

@@ -3,6 +3,7 @@ package informer
 import (
 	"context"
 	"strconv"
+	"strings"
 	"sync"
 	"testing"
 	"time"
@@ -262,4 +263,42 @@ func TestMutationDetectorCatchesHandlerEditingCachedObject(t *testing.T) {
 	inf.detector.CompareObjects()
 	require.Contains(t, report, `"ns/a"`)
 	require.Contains(t, report, "metadata.labels")
+}
+
+// Options.Transform rewrites what is cached and what handlers get, on the
+// first list, on watch events and on a relist.
+func TestTransformAppliesToListWatchAndRelist(t *testing.T) {
+	lw := newMemLW()
+	lw.Set("a", "1")
+	// memLW's objects are its state: the transform returns a copy.
+	upper := func(obj any) (any, error) {
+		cm := obj.(*api.ConfigMap).DeepCopy()
+		cm.Data["v"] = "seen-" + strings.TrimPrefix(cm.Data["v"], "seen-")
+		return cm, nil
+	}
+	inf := NewSharedIndexInformer("configmaps", lw, Options{Transform: upper})
+	r := &recorder{}
+	_, err := inf.AddEventHandler(r)
+	require.NoError(t, err)
+	start(t, inf)
+
+	cached := func(name string) string {
+		o, ok, err := inf.GetIndexer().GetByKey("ns/" + name)
+		if err != nil || !ok {
+			return ""
+		}
+		return o.(*api.ConfigMap).Data["v"]
+	}
+	require.Equal(t, "seen-1", cached("a"), "the first list")
+	lw.Set("b", "2")
+	require.Eventually(t, func() bool { return cached("b") == "seen-2" }, 10*time.Second, 5*time.Millisecond, "a watch event")
+	lw.BreakWatches()
+	lw.Set("c", "3")
+	require.Eventually(t, func() bool { return cached("c") == "seen-3" }, 10*time.Second, 5*time.Millisecond, "the relist")
+	require.Equal(t, "seen-1", cached("a"), "idempotent: a relisted object is not transformed twice over")
+	r.mu.Lock()
+	defer r.mu.Unlock()
+	for _, o := range r.objs {
+		require.True(t, strings.HasPrefix(o.(*api.ConfigMap).Data["v"], "seen-"), "handlers get the transformed object")
+	}
 }

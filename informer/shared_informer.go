@@ -34,6 +34,12 @@ type Options struct {
 	// ResyncPeriod is the default for handlers added without their own.
 	ResyncPeriod time.Duration
 	Indexers     cache.Indexers
+	// Transform, if set, rewrites every object before it is cached and
+	// handed to handlers (informers.TrimManagedFields drops what no
+	// controller reads). It must be idempotent: a relist passes objects
+	// already cached through it again. Kubernetes: SharedIndexInformer's
+	// SetTransform.
+	Transform deltafifo.TransformFunc
 }
 
 // minimumResyncPeriod keeps handlers from asking for a resync storm.
@@ -44,6 +50,7 @@ type sharedIndexInformer struct {
 	lw            reflector.ListerWatcher
 	indexer       cache.Indexer
 	defaultResync time.Duration
+	transform     deltafifo.TransformFunc
 	detector      *MutationDetector
 	// fifo and refl are set once by Run; HasSynced reads fifo without mu
 	// because listeners ask while the informer may hold mu.
@@ -65,7 +72,7 @@ func NewSharedIndexInformer(name string, lw reflector.ListerWatcher, opts Option
 	idx := cache.Indexers{cache.NamespaceIndex: cache.MetaNamespaceIndexFunc}
 	maps.Copy(idx, opts.Indexers)
 	return &sharedIndexInformer{
-		name: name, lw: lw, defaultResync: opts.ResyncPeriod, resyncCheckPeriod: opts.ResyncPeriod,
+		name: name, lw: lw, defaultResync: opts.ResyncPeriod, resyncCheckPeriod: opts.ResyncPeriod, transform: opts.Transform,
 		indexer:  cache.NewIndexer(deltafifo.DeletionHandlingMetaNamespaceKeyFunc, idx),
 		detector: NewMutationDetectorFromEnv(name),
 	}
@@ -124,7 +131,7 @@ func (s *sharedIndexInformer) Run(ctx context.Context) {
 	}
 	s.component = trace.ComponentFrom(ctx)
 	fifo := deltafifo.NewDeltaFIFOWithOptions(deltafifo.DeltaFIFOOptions{
-		KnownObjects: s.indexer, EmitDeltaTypeReplaced: true, Name: s.component})
+		KnownObjects: s.indexer, EmitDeltaTypeReplaced: true, Name: s.component, Transformer: s.transform})
 	refl := reflector.NewReflector(s.name, s.lw, fifo, s.resyncCheckPeriod)
 	refl.ShouldResync = s.shouldResync
 	s.fifo.Store(fifo)

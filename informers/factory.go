@@ -37,11 +37,17 @@ type SharedInformerFactory struct {
 // tweak, if not nil, edits every LIST and WATCH (the kubelet narrows pods to
 // spec.nodeName=<node> this way).
 func NewClientInformerFactory(c *client.Client, resync time.Duration, tweak func(*api.ListOptions)) *SharedInformerFactory {
-	return NewSharedInformerFactory(func(info *api.ResourceInfo) reflector.ListerWatcher {
+	return NewClientInformerFactoryWithOptions(c, informer.Options{ResyncPeriod: resync}, tweak)
+}
+
+// NewClientInformerFactoryWithOptions is NewClientInformerFactory with
+// every informer option (the components pass Transform: TrimManagedFields).
+func NewClientInformerFactoryWithOptions(c *client.Client, opts informer.Options, tweak func(*api.ListOptions)) *SharedInformerFactory {
+	return NewSharedInformerFactoryWithOptions(func(info *api.ResourceInfo) reflector.ListerWatcher {
 		lw := client.NewListWatch(c, info, "")
 		lw.TweakListOptions = tweak
 		return lw
-	}, resync)
+	}, opts)
 }
 
 // NewSharedInformerFactory makes a factory whose informers list and watch

@@ -147,7 +147,7 @@ func New(c *client.Client, opts Options) (*Kubelet, error) {
 		})
 	}
 	nodeName := opts.NodeName
-	factory := informers.NewClientInformerFactory(c, 0, func(o *api.ListOptions) {
+	factory := informers.NewClientInformerFactoryWithOptions(c, informer.Options{Transform: informers.TrimManagedFields}, func(o *api.ListOptions) {
 		o.FieldSelector = "spec.nodeName=" + nodeName
 	})
 	podInformer := informers.For[*api.Pod](factory)

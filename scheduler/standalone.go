@@ -12,6 +12,7 @@ import (
 	"kubeloop/client"
 	"kubeloop/client/leaderelection"
 	"kubeloop/client/record"
+	"kubeloop/informer"
 	"kubeloop/informers"
 )
 
@@ -20,7 +21,8 @@ import (
 // `kubeloop scheduler` and the in-process cluster both start it this way.
 // Kubernetes: cmd/kube-scheduler/app/server.go, Setup and Run.
 func RunStandalone(ctx context.Context, c *client.Client, opts Options) error {
-	factory := informers.NewClientInformerFactory(c, 0, nil)
+	// Kubernetes' scheduler trims managedFields from its pod cache.
+	factory := informers.NewClientInformerFactoryWithOptions(c, informer.Options{Transform: informers.TrimManagedFields}, nil)
 	rec := record.NewRecorder(c, ComponentName, "")
 	s, err := New(c, factory, rec, opts)
 	if err != nil {

@@ -105,6 +105,7 @@ func benchmarkScale(b *testing.B, nodes int, replicas int32, idle time.Duration)
 		restarts += obs.rewatchs
 		b.Logf("%d pods: %s; %s", replicas, obs, obs.breakdown(start))
 		b.Logf("apiserver time: %s", requestTimes(b, c))
+		b.Logf("refused (429): %s", refusals(b, c))
 		if i < b.N-1 {
 			deleteAndWait(b, c, ns, "scale")
 		}

@@ -8,10 +8,14 @@ import (
 	_ "net/http/pprof" // the -scale.pprof listener's handlers
 	"os"
 	"runtime"
+	"sort"
+	"strings"
 	"testing"
 	"time"
 
 	"github.com/stretchr/testify/require"
+
+	"kubeloop/cluster"
 )
 
 // pprofAddr, when set, is where the growth run serves net/http/pprof
@@ -66,4 +70,30 @@ func reportProgress(b *testing.B, o *podObserver, start time.Time, stop <-chan s
 			last = cpu
 		}
 	}()
+}
+
+// refusals lists the request kinds the in-flight limit refused with 429
+// and how often, most refused first: who waits out a Retry-After.
+func refusals(b *testing.B, c *cluster.Cluster) string {
+	body, err := c.Client.DoRaw(testCtx(b), "GET", "/metrics", nil, nil)
+	require.NoError(b, err)
+	type series struct {
+		labels string
+		n      float64
+	}
+	var all []series
+	for _, line := range strings.Split(string(body), "\n") {
+		if strings.HasPrefix(line, "apiserver_request_total{") && strings.Contains(line, `code="429"`) {
+			all = append(all, series{line[strings.Index(line, "{") : strings.Index(line, "}")+1], value(b, line)})
+		}
+	}
+	sort.Slice(all, func(i, j int) bool { return all[i].n > all[j].n })
+	var parts []string
+	for _, s := range all {
+		parts = append(parts, fmt.Sprintf("%s %.0f×", s.labels, s.n))
+	}
+	if len(parts) == 0 {
+		return "none"
+	}
+	return strings.Join(parts, "; ")
 }

@@ -37,6 +37,15 @@ func TestScaleToFiveRunsReadyPodsSpreadOverNodes(t *testing.T) {
 		sc := podCondition(p, api.PodScheduled)
 		require.NotNil(t, sc)
 		assert.Equal(t, api.ConditionTrue, sc.Status)
+		// The components cache pods without managedFields
+		// (informers.TrimManagedFields); what they write back must not
+		// lose the server's: the creator's entry and the kubelet's status.
+		var subresources []string
+		for _, e := range p.ManagedFields {
+			subresources = append(subresources, e.Subresource)
+		}
+		assert.Contains(t, subresources, "", "the ReplicaSet controller's create is still tracked: %v", p.ManagedFields)
+		assert.Contains(t, subresources, "status", "the kubelet's status writes are tracked: %v", p.ManagedFields)
 	}
 
 	require.Eventually(t, func() bool {

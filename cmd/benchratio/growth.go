@@ -35,6 +35,7 @@ var growthFigures = []struct {
 	{unit: "list-ms"},
 	{unit: "requests/pod"},
 	{unit: "watchers-closed"},
+	{unit: "429s"}, // requests refused by the in-flight limit
 }
 
 var growthName = regexp.MustCompile(`^BenchmarkScaleGrowth/nodes=(\d+)$`)
