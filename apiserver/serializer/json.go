@@ -69,10 +69,11 @@ func problems(unknown, dup []string) []string {
 }
 
 // jsonEncoder writes answers as encoding/json does, HTML-escaped, which is
-// byte for byte what Kubernetes' JSON serializer writes.
+// byte for byte what Kubernetes' JSON serializer writes (api.Marshal is
+// json.Marshal with managedFields' sets copied, not scanned).
 type jsonEncoder struct{}
 
-func (jsonEncoder) Encode(v any) ([]byte, error) { return json.Marshal(v) }
+func (jsonEncoder) Encode(v any) ([]byte, error) { return api.Marshal(v) }
 
 // jsonStream frames a watch as one JSON object per line:
 // {"type":"ADDED","object":{...}}. Kubernetes: the JSON serializer with
