@@ -129,3 +129,30 @@ func BenchmarkUpdatePod(b *testing.B) {
 		}
 	}
 }
+
+// BenchmarkCreatePod records a pod's create (create_fast.go);
+// BenchmarkCreatePodPlain is the same create through the comparison with
+// an empty pod.
+func BenchmarkCreatePod(b *testing.B) { benchmarkCreatePod(b, false) }
+
+func BenchmarkCreatePodPlain(b *testing.B) { benchmarkCreatePod(b, true) }
+
+func benchmarkCreatePod(b *testing.B, plain bool) {
+	f := NewFieldManager(typed.ForObject(&api.Pod{}), "v1", "")
+	pod := realisticPod()
+	pod.UID = ""
+	b.ReportAllocs()
+	for b.Loop() {
+		created := pod.DeepCopy()
+		if plain {
+			if err := f.updateByComparison(&api.Pod{}, created, "creator"); err != nil {
+				b.Fatal(err)
+			}
+		} else {
+			f.Update(&api.Pod{}, created, "creator")
+		}
+		if len(created.ManagedFields) != 1 {
+			b.Fatalf("want 1 entry, got %d", len(created.ManagedFields))
+		}
+	}
+}

@@ -83,6 +83,15 @@ func (f *FieldManager) Update(liveObj, newObj api.Object, manager string) {
 }
 
 func (f *FieldManager) update(liveObj, newObj api.Object, manager string) error {
+	if f.recordCreate(liveObj, newObj, manager) { // create_fast.go
+		return nil
+	}
+	return f.updateByComparison(liveObj, newObj, manager)
+}
+
+// updateByComparison is update: compare the two objects and move what
+// changed to the manager.
+func (f *FieldManager) updateByComparison(liveObj, newObj api.Object, manager string) error {
 	managed := f.decodeLiveOrNew(liveObj, newObj)
 	newObj.GetObjectMeta().ManagedFields = nil
 	if managed.Len() == 0 && liveObj.GetObjectMeta().UID != "" {

@@ -1,6 +1,7 @@
 package fieldmanager
 
 import (
+	"reflect"
 	"testing"
 	"time"
 
@@ -8,6 +9,7 @@ import (
 	"github.com/stretchr/testify/require"
 
 	"kubeloop/api"
+	"kubeloop/apiserver/fieldmanager/typed"
 )
 
 // A heartbeat-like update (the writer changes a value it owns) keeps every
@@ -51,4 +53,34 @@ func byManager(entries []api.ManagedFieldsEntry) map[string]*api.ManagedFieldsEn
 		out[entries[i].Manager] = &entries[i]
 	}
 	return out
+}
+
+// A create written in one walk (create_fast.go) records what the plain
+// comparison with an empty object records.
+func TestCreateFastEqualsComparison(t *testing.T) {
+	withStatus := realisticPod()
+	bare := &api.Pod{ObjectMeta: api.ObjectMeta{Name: "p", Namespace: "n"}}
+	cmap := &api.ConfigMap{ObjectMeta: api.ObjectMeta{Name: "c", Labels: map[string]string{"a": "b"}},
+		Data: map[string]string{"k": "v"}, BinaryData: map[string][]byte{"b": {1}}}
+	for _, obj := range []api.Object{withStatus, bare, cmap, &api.Namespace{ObjectMeta: api.ObjectMeta{Name: "x", Finalizers: []string{"b", "a"}}}} {
+		f := NewFieldManager(typed.ForObject(obj), "v1", "")
+		f.Now = func() time.Time { return clock }
+		empty := func() api.Object { return reflect.New(reflect.TypeOf(obj).Elem()).Interface().(api.Object) }
+		fast, plain := obj.DeepCopyObject(), obj.DeepCopyObject()
+		require.True(t, f.recordCreate(empty(), fast, "creator"), "%T takes the fast path", obj)
+		require.NoError(t, f.updateByComparison(empty(), plain, "creator"))
+		assert.Equal(t, plain.GetObjectMeta().ManagedFields, fast.GetObjectMeta().ManagedFields, "%T", obj)
+	}
+}
+
+// The fast path is only for creates that sent no managedFields.
+func TestCreateFastLeavesOtherWritesToTheComparison(t *testing.T) {
+	f := NewFieldManager(typed.ForObject(&api.Pod{}), "v1", "")
+	live := realisticPod()
+	assert.False(t, f.recordCreate(live, live.DeepCopy(), "m"), "an update")
+	sent := realisticPod()
+	sent.ManagedFields = []api.ManagedFieldsEntry{{Manager: "x", Operation: "Update", FieldsType: "FieldsV1", FieldsV1: &api.FieldsV1{Raw: []byte(`{"f:spec":{}}`)}}}
+	assert.False(t, f.recordCreate(&api.Pod{}, sent, "m"), "a create that sends managedFields")
+	status := NewFieldManager(f.Type, "v1", "status")
+	assert.False(t, status.recordCreate(&api.Pod{}, realisticPod(), "m"), "a subresource")
 }

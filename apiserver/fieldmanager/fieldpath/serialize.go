@@ -134,3 +134,7 @@ func fromObject(raw map[string]any) (*Set, bool, error) {
 	}
 	return s, member, nil
 }
+
+// AppendKey writes `"<element>":` as ToJSON does, for a writer that makes
+// FieldsV1 without building a Set (typed.CreatedFields).
+func AppendKey(b *bytes.Buffer, pe PathElement) error { return appendKey(b, pe) }
