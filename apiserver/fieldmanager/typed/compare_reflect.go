@@ -74,14 +74,17 @@ func (c *Comparison) structs(p fieldpath.Path, t *Type, l, r reflect.Value, omit
 			continue
 		}
 		ct, _ := childType(t, f.name)
-		cp := append(slices.Clip(p), f.pe)
 		if ct == nil {
-			return errorAt(cp, "field not declared in schema")
+			return errorAt(append(slices.Clip(p), f.pe), "field not declared in schema")
 		}
 		omitBelow := ""
 		if f.name == "metadata" {
 			omitBelow = omitInMetadata
 		}
+		if lok && rok && omitBelow == "" && sameValue(lf, rf) {
+			continue // equal Go values write equal JSON: nothing below changed
+		}
+		cp := append(slices.Clip(p), f.pe)
 		if lok && rok && !f.quoted {
 			if omitBelow != "" && lf.Kind() == reflect.Struct {
 				if err := c.structs(cp, ct, lf, rf, omitBelow, ""); err != nil {
@@ -200,6 +203,12 @@ func (c *Comparison) values(p fieldpath.Path, t *Type, l, r reflect.Value) error
 		}
 	default:
 		return c.leafOrConvert(p, t, l, r)
+	}
+	if scalarFits(t, l.Kind()) {
+		// two different scalars of a kind the schema takes: compare would
+		// find them modified, without converting them first
+		c.Modified.Insert(p)
+		return nil
 	}
 	return c.convert(p, t, l, r)
 }
