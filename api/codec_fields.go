@@ -321,15 +321,8 @@ func (s *keyScanner) members(name string, inner func() bool) bool {
 				return false
 			}
 		}
-		s.ws()
-		switch s.peek() {
-		case ',':
-			s.i++
-		case '}':
-			s.i++
-			return true
-		default:
-			return false
+		if end, ok := s.next('}'); end || !ok {
+			return ok
 		}
 	}
 }
@@ -353,15 +346,8 @@ func (s *keyScanner) entries(inner func(int) bool) bool {
 		if !inner(n) {
 			return false
 		}
-		s.ws()
-		switch s.peek() {
-		case ',':
-			s.i++
-		case ']':
-			s.i++
-			return true
-		default:
-			return false
+		if end, ok := s.next(']'); end || !ok {
+			return ok
 		}
 	}
 }

@@ -201,15 +201,8 @@ func (s *keyScanner) object(fields []scanField, elem reflect.Type) bool {
 		if !s.value(t) {
 			return false
 		}
-		s.ws()
-		switch s.peek() {
-		case ',':
-			s.i++
-		case '}':
-			s.i++
-			return true
-		default:
-			return false
+		if end, ok := s.next('}'); end || !ok {
+			return ok
 		}
 	}
 }
@@ -225,15 +218,8 @@ func (s *keyScanner) array(elem reflect.Type) bool {
 		if !s.value(elem) {
 			return false
 		}
-		s.ws()
-		switch s.peek() {
-		case ',':
-			s.i++
-		case ']':
-			s.i++
-			return true
-		default:
-			return false
+		if end, ok := s.next(']'); end || !ok {
+			return ok
 		}
 	}
 }
@@ -268,6 +254,21 @@ func (s *keyScanner) skipString() bool {
 		}
 	}
 	return false
+}
+
+// next passes the comma after a member or element, or the close that
+// ends the object or array: end reports the close, ok false anything else.
+func (s *keyScanner) next(close byte) (end, ok bool) {
+	s.ws()
+	switch s.peek() {
+	case ',':
+		s.i++
+		return false, true
+	case close:
+		s.i++
+		return true, true
+	}
+	return false, false
 }
 
 func (s *keyScanner) skipNumber() bool {

@@ -24,22 +24,10 @@ import (
 // is stripping them. createLeaveStatus adds the main resource's reset
 // status. createParents: metadata counts as a parent, never a member.
 var (
-	createLeave = fieldpath.NewSet(
-		fieldpath.MakePath("apiVersion"),
-		fieldpath.MakePath("kind"),
-		fieldpath.MakePath("metadata", "name"),
-		fieldpath.MakePath("metadata", "namespace"),
-		fieldpath.MakePath("metadata", "creationTimestamp"),
-		fieldpath.MakePath("metadata", "selfLink"),
-		fieldpath.MakePath("metadata", "uid"),
-		fieldpath.MakePath("metadata", "clusterName"),
-		fieldpath.MakePath("metadata", "generation"),
-		fieldpath.MakePath("metadata", "managedFields"),
-		fieldpath.MakePath("metadata", "resourceVersion"),
-	)
+	createParents     = fieldpath.NewSet(fieldpath.MakePath("metadata"))
+	createLeave       = stripFields.Difference(createParents)
 	statusOnly        = fieldpath.NewSet(fieldpath.MakePath("status"))
 	createLeaveStatus = createLeave.Union(statusOnly)
-	createParents     = fieldpath.NewSet(fieldpath.MakePath("metadata"))
 )
 
 // recordCreate sets newObj's managedFields when liveObj is the empty
