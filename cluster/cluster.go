@@ -41,9 +41,10 @@ type Options struct {
 	// AuthorizationModes and AdmissionPlugins are the apiserver's
 	// (apiserver.Config.AuthorizationModes, EnableAdmissionPlugins). Nil
 	// means kubeadm's choice: DefaultAuthorizationModes (Node,RBAC) and
-	// DefaultAdmissionPlugins (NodeRestriction); []string{"AlwaysAllow"}
-	// lets anyone do anything, an empty non-nil AdmissionPlugins enables
-	// none.
+	// DefaultAdmissionPlugins (ServiceAccount, NodeRestriction), the
+	// former only if a component makes the default ServiceAccounts (see
+	// admissionPlugins); []string{"AlwaysAllow"} lets anyone do anything,
+	// an empty non-nil AdmissionPlugins enables none.
 	AuthorizationModes []string
 	AdmissionPlugins   []string
 	// UseServiceAccountCredentials says the controller manager runs each

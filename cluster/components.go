@@ -18,6 +18,11 @@ type Components struct {
 type Component struct {
 	Name string
 	Run  func(ctx context.Context, c *Cluster) error
+	// ServiceAccounts says the component gives every namespace its
+	// "default" ServiceAccount (a controller manager running the
+	// serviceaccount controller). Start then enables the ServiceAccount
+	// admission plugin by default (see Options.admissionPlugins).
+	ServiceAccounts bool
 }
 
 func (c *Cluster) startComponents(_ context.Context, comps Components) error {

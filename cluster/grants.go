@@ -10,6 +10,7 @@ import (
 
 	"kubeloop/api"
 	"kubeloop/apiserver"
+	"kubeloop/apiserver/admission"
 	"kubeloop/apiserver/authentication/user"
 	"kubeloop/apiserver/authorization/bootstrappolicy"
 	"kubeloop/client"
@@ -20,10 +21,14 @@ import (
 // (kube-apiserver's own default, and apiserver.Config's, is AlwaysAllow.)
 var DefaultAuthorizationModes = []string{apiserver.ModeNode, apiserver.ModeRBAC}
 
-// DefaultAdmissionPlugins are the optional admission plugins Start enables
-// when Options.AdmissionPlugins is nil: NodeRestriction, which kubeadm
-// turns on so that a kubelet writes only its own Node, Lease and pods.
-var DefaultAdmissionPlugins = []string{"NodeRestriction"}
+// DefaultAdmissionPlugins are the optional admission plugins of a cluster,
+// as kubeadm starts kube-apiserver: ServiceAccount, on by default in
+// kube-apiserver (a pod runs as its namespace's "default" account unless
+// it names another, and is refused until that account exists), and
+// NodeRestriction, which kubeadm adds so that a kubelet writes only its own
+// Node, Lease and pods. `kubeloop up` and `kubeloop apiserver` default to
+// them (--enable-admission-plugins); for Start see admissionPlugins.
+var DefaultAdmissionPlugins = []string{admission.PluginServiceAccount, admission.PluginNodeRestriction}
 
 // grantLabel marks the ClusterRoleBindings Start makes for a controller
 // manager that uses its own credential, so they can be found and removed.
@@ -45,11 +50,31 @@ func (o Options) authorizationModes() []string {
 	return o.AuthorizationModes
 }
 
+// admissionPlugins are the plugins Start enables: Options.AdmissionPlugins
+// if set, else DefaultAdmissionPlugins when a component makes the default
+// ServiceAccounts (Component.ServiceAccounts: the controller manager with
+// its serviceaccount controller, as in cluster/full), and without
+// ServiceAccount otherwise. A bare Start has no controllers, so no
+// namespace would ever get its default account and the plugin would
+// refuse every pod; controller-runtime's envtest, which runs a bare
+// kube-apiserver, turns the plugin off for the same reason
+// (sigs.k8s.io/controller-runtime v0.25.2,
+// pkg/internal/testing/controlplane/apiserver.go, APIServer.defaultArgs:
+// "disable-admission-plugins": {"ServiceAccount"}).
 func (o Options) admissionPlugins() []string {
-	if o.AdmissionPlugins == nil {
+	if o.AdmissionPlugins != nil {
+		return o.AdmissionPlugins
+	}
+	if slices.ContainsFunc(o.Components.Extra, func(c Component) bool { return c.ServiceAccounts }) {
 		return DefaultAdmissionPlugins
 	}
-	return o.AdmissionPlugins
+	return slices.DeleteFunc(slices.Clone(DefaultAdmissionPlugins), func(p string) bool { return p == admission.PluginServiceAccount })
+}
+
+// serviceAccountAdmission says whether Start enabled the ServiceAccount
+// plugin, so pods wait for their namespace's default account.
+func (o Options) serviceAccountAdmission() bool {
+	return slices.Contains(o.admissionPlugins(), admission.PluginServiceAccount)
 }
 
 // reconcileControllerManagerGrants gives system:kube-controller-manager

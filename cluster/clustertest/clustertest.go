@@ -97,12 +97,15 @@ func Namespace(t testing.TB, c *cluster.Cluster) string {
 
 // CreateNamespace creates the namespace name as given. It is for tests whose
 // output shows the name (golden files) and must not vary; others use
-// Namespace.
+// Namespace. It returns once pods may be created there: when the cluster
+// admits pods only with their ServiceAccount, after the namespace's
+// default account exists.
 func CreateNamespace(t testing.TB, c *cluster.Cluster, name string) {
 	t.Helper()
 	_, err := client.For[*api.Namespace](c.Client).Create(Context(t),
 		&api.Namespace{ObjectMeta: api.ObjectMeta{Name: name}}, client.CreateOptions{})
 	require.NoError(t, err, "create namespace %s", name)
+	require.NoError(t, c.WaitForDefaultServiceAccount(Context(t), name))
 }
 
 // namespaceName turns a test name ("TestX/case_1") into the start of a DNS

@@ -3,6 +3,7 @@ package full
 import (
 	"context"
 	"fmt"
+	"slices"
 
 	"kubeloop/api"
 	"kubeloop/apiserver/authentication/user"
@@ -145,10 +146,14 @@ func controllerManager(selection []string, known map[string]controllers.InitFunc
 	if len(selection) == 0 {
 		selection = []string{"*"}
 	}
-	if _, err := controllers.Enabled(selection, known); err != nil {
+	enabled, err := controllers.Enabled(selection, known)
+	if err != nil {
 		return cluster.Component{}, fmt.Errorf("controller manager: %w", err)
 	}
-	return cluster.Component{Name: ControllerManagerName, Run: func(ctx context.Context, c *cluster.Cluster) error {
+	// With the serviceaccount controller every namespace gets its default
+	// account, so the cluster may turn ServiceAccount admission on.
+	makesAccounts := slices.Contains(enabled, "serviceaccount")
+	return cluster.Component{Name: ControllerManagerName, ServiceAccounts: makesAccounts, Run: func(ctx context.Context, c *cluster.Cluster) error {
 		cmCfg, err := c.ComponentConfig(ControllerManagerName, user.KubeControllerManager)
 		if err != nil {
 			return err

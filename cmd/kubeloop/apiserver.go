@@ -36,7 +36,7 @@ func addServingFlags(f *pflag.FlagSet, s *servingFlags) {
 	f.StringSliceVar(&s.authorizationModes, "authorization-mode", cluster.DefaultAuthorizationModes,
 		`authorizers in order: Node,RBAC (kubeadm's; the bootstrap policy is reconciled at start), or AlwaysAllow (anyone may do anything)`)
 	f.StringSliceVar(&s.admissionPlugins, "enable-admission-plugins", cluster.DefaultAdmissionPlugins,
-		`optional admission plugins: NodeRestriction (kubelets write only their own objects), ServiceAccount (pods need their service account); "" for none`)
+		`optional admission plugins: ServiceAccount (a pod runs as its namespace's "default" account unless it names another, is refused until that account exists, and gets its token mounted), NodeRestriction (kubelets write only their own objects); "" for none`)
 }
 
 // options turns the flags into cluster options (an absolute data dir, so

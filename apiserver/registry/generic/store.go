@@ -10,6 +10,7 @@ import (
 	"kubeloop/api"
 	"kubeloop/apiserver/endpoints/request"
 	"kubeloop/apiserver/fieldmanager/typed"
+	"kubeloop/apiserver/names"
 	"kubeloop/apiserver/registry/rest"
 	"kubeloop/store"
 )
@@ -150,7 +151,7 @@ func (e *Store) Create(ctx context.Context, obj api.Object, createValidation res
 		cand := obj
 		if generated {
 			cand = obj.DeepCopyObject()
-			cand.GetObjectMeta().Name = rest.GenerateName(m.GenerateName)
+			cand.GetObjectMeta().Name = names.GenerateName(m.GenerateName)
 		}
 		rest.BeforeCreate(e.CreateStrategy, ctx, cand)
 		if err := e.CreateStrategy.Validate(ctx, cand); err != nil {

@@ -2,7 +2,6 @@ package rest
 
 import (
 	"context"
-	"crypto/rand"
 
 	"github.com/google/uuid"
 
@@ -44,21 +43,4 @@ func FillObjectMetaSystemFields(m *api.ObjectMeta) {
 	m.DeletionTimestamp = nil
 	m.DeletionGracePeriodSeconds = nil
 	m.Generation = 0
-}
-
-// GenerateName appends five random lowercase alphanumerics to base, as
-// Kubernetes' names.SimpleNameGenerator does
-// (staging/src/k8s.io/apiserver/pkg/storage/names/generate.go).
-func GenerateName(base string) string {
-	const alphabet = "bcdfghjklmnpqrstvwxz2456789"
-	const maxBase = 63 - 5
-	if len(base) > maxBase {
-		base = base[:maxBase]
-	}
-	b := make([]byte, 5)
-	_, _ = rand.Read(b)
-	for i := range b {
-		b[i] = alphabet[int(b[i])%len(alphabet)]
-	}
-	return base + string(b)
 }
