@@ -114,6 +114,7 @@ func newNamespace(t testing.TB, c *cluster.Cluster) string {
 	name = fmt.Sprintf("%s-%d", name, time.Now().UnixNano()%1000000)
 	_, err := client.For[*api.Namespace](c.Client).Create(testCtx(t), &api.Namespace{ObjectMeta: api.ObjectMeta{Name: name}}, client.CreateOptions{})
 	require.NoError(t, err)
+	require.NoError(t, c.WaitForDefaultServiceAccount(testCtx(t), name))
 	return name
 }
 

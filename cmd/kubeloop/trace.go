@@ -109,6 +109,11 @@ func spineOnly(events []trace.Event) []trace.Event {
 // kubectl scale does), until the ReplicaSet controller has observed both new
 // pods Running. The events are sorted and start at the scale's arrival.
 func traceScaleToFive(ctx context.Context, c *cluster.Cluster, ns, name string) ([]trace.Event, error) {
+	// A pod is admitted only once its namespace's default ServiceAccount
+	// exists; a refused pod would put a retry into the trace.
+	if err := c.WaitForDefaultServiceAccount(ctx, ns); err != nil {
+		return nil, err
+	}
 	rsc := client.For[*api.ReplicaSet](c.Client).Namespace(ns)
 	if _, err := rsc.Create(ctx, webReplicaSet(ns, name, 3), client.CreateOptions{}); err != nil {
 		return nil, err
