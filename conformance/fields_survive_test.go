@@ -59,8 +59,12 @@ func richPodSpec() corev1.PodSpec {
 		}},
 		SecurityContext:    &corev1.PodSecurityContext{RunAsUser: ptr.To[int64](1000), FSGroup: ptr.To[int64](2000), SupplementalGroups: []int64{3000, 4000}},
 		ServiceAccountName: "default",
-		ImagePullSecrets:   []corev1.LocalObjectReference{{Name: "registry"}},
-		HostAliases:        []corev1.HostAlias{{IP: "10.0.0.1", Hostnames: []string{"db"}}},
+		// No token volume from ServiceAccount admission: the tests compare
+		// the volumes and mounts they wrote with what comes back
+		// (TestServiceAccountTokenVolumeReachesClientGo checks that one).
+		AutomountServiceAccountToken: ptr.To(false),
+		ImagePullSecrets:             []corev1.LocalObjectReference{{Name: "registry"}},
+		HostAliases:                  []corev1.HostAlias{{IP: "10.0.0.1", Hostnames: []string{"db"}}},
 		Affinity: &corev1.Affinity{PodAntiAffinity: &corev1.PodAntiAffinity{PreferredDuringSchedulingIgnoredDuringExecution: []corev1.WeightedPodAffinityTerm{{
 			Weight: 50, PodAffinityTerm: corev1.PodAffinityTerm{TopologyKey: "kubernetes.io/hostname",
 				LabelSelector: &metav1.LabelSelector{MatchLabels: map[string]string{"app": "rich"}}}}}}},

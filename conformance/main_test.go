@@ -98,5 +98,7 @@ func newNamespace(t testing.TB) string {
 	t.Cleanup(func() {
 		_ = cs.CoreV1().Namespaces().Delete(context.Background(), name, metav1.DeleteOptions{})
 	})
+	// Pods are admitted once the namespace's default ServiceAccount exists.
+	require.NoError(t, kl.WaitForDefaultServiceAccount(context.Background(), name))
 	return name
 }

@@ -382,6 +382,7 @@ func TestKilledControllerManagerMidScaleConvergesWithoutDuplicates(t *testing.T)
 
 	const replicas = 200
 	ns := newNamespace(t, c.Client, "midscale")
+	require.NoError(t, c.WaitForDefaultServiceAccount(ctx, ns))
 	pw := watchPods(t, c.Client, ns)
 	rsc := client.For[*api.ReplicaSet](c.Client).Namespace(ns)
 	_, err = rsc.Create(ctx, newReplicaSet("web", 0), client.CreateOptions{})

@@ -21,6 +21,7 @@ import (
 
 	"kubeloop/api"
 	"kubeloop/client"
+	"kubeloop/cluster"
 )
 
 // These tests run the real binary as a user would: built once, started as
@@ -205,6 +206,7 @@ func TestUpServesKubectlStopsOnSIGTERMAndKeepsDataAcrossRestarts(t *testing.T) {
 	_, err = client.For[*api.ConfigMap](cl).Namespace("default").Create(ctx,
 		&api.ConfigMap{ObjectMeta: api.ObjectMeta{Name: "survivor"}, Data: map[string]string{"k": "v"}}, client.CreateOptions{})
 	require.NoError(t, err)
+	requireServiceAccountAdmission(t, cl)
 
 	require.Equal(t, 0, up.terminate(t), "SIGTERM is a clean stop")
 
@@ -217,6 +219,36 @@ func TestUpServesKubectlStopsOnSIGTERMAndKeepsDataAcrossRestarts(t *testing.T) {
 	require.Equal(t, 0, again.terminate(t))
 }
 
+// requireServiceAccountAdmission checks that the cluster behind cl runs
+// the ServiceAccount admission plugin, as `kubeloop up` and `kubeloop
+// apiserver` do by default: a pod naming an account nobody made is refused
+// with Kubernetes' 403, and a pod naming none runs as "default" with its
+// token mounted.
+func requireServiceAccountAdmission(t *testing.T, cl *client.Client) {
+	t.Helper()
+	ctx := context.Background()
+	pods := client.For[*api.Pod](cl).Namespace("default")
+	pod := func(name, account string) *api.Pod {
+		return &api.Pod{ObjectMeta: api.ObjectMeta{Name: name},
+			Spec: api.PodSpec{ServiceAccountName: account, Containers: []api.Container{{Name: "c", Image: "nginx"}}}}
+	}
+	_, err := pods.Create(ctx, pod("ghost", "ghost"), client.CreateOptions{})
+	var status *api.StatusError
+	require.ErrorAs(t, err, &status)
+	require.EqualValues(t, 403, status.ErrStatus.Code)
+	require.EqualError(t, err, `pods "ghost" is forbidden: error looking up service account default/ghost: serviceaccount "ghost" not found`)
+
+	waitCtx, cancel := context.WithTimeout(ctx, deadline)
+	defer cancel()
+	require.NoError(t, cluster.WaitForServiceAccount(waitCtx, cl, "default", api.DefaultServiceAccountName))
+	created, err := pods.Create(ctx, pod("sa-default", ""), client.CreateOptions{})
+	require.NoError(t, err)
+	require.Equal(t, api.DefaultServiceAccountName, created.Spec.ServiceAccountName)
+	require.Len(t, created.Spec.Volumes, 1)
+	require.Regexp(t, `^kube-api-access-`, created.Spec.Volumes[0].Name)
+	require.NoError(t, pods.Delete(ctx, "sa-default", api.DeleteOptions{}))
+}
+
 func TestComponentsRunAsSeparateProcesses(t *testing.T) {
 	dataDir := filepath.Join(t.TempDir(), "d")
 	apiserver := start(t, "kubeloop apiserver", "apiserver", "--data-dir", dataDir, "--listen", freeAddr(t))
@@ -226,8 +258,10 @@ func TestComponentsRunAsSeparateProcesses(t *testing.T) {
 	// No --kubeconfig: each component finds its own in the data dir and
 	// authenticates as itself; the replicaset controller as its
 	// ServiceAccount.
+	// The serviceaccount controller makes default/default, without which
+	// ServiceAccount admission (on by default) refuses the pods.
 	cm := start(t, "kubeloop controller-manager", "controller-manager", "--data-dir", dataDir,
-		"--use-service-account-credentials", "--controllers", "replicaset", "--metrics-listen", "")
+		"--use-service-account-credentials", "--controllers", "replicaset,serviceaccount", "--metrics-listen", "")
 	sched := start(t, "kubeloop scheduler", "scheduler", "--data-dir", dataDir)
 	node := start(t, "kubeloop kubelet", "kubelet", "--data-dir", dataDir, "--node-name", "solo")
 
@@ -270,6 +304,7 @@ func TestComponentsRunAsSeparateProcesses(t *testing.T) {
 	require.NotRegexp(t, `user=kubernetes-admin\s`+"|"+`resource=pods key=default/web-\S+ rv=\d+ code=201 user=system:kube-controller-manager`,
 		strings.Join(regexp.MustCompile(`msg=write .*resource=pods.*`).FindAllString(apiserver.log(), -1), "\n"),
 		"no component wrote pods as the admin or as the controller manager itself")
+	requireServiceAccountAdmission(t, cl)
 
 	require.Equal(t, 0, node.terminate(t))
 	require.Equal(t, 0, sched.terminate(t))
