@@ -14,6 +14,7 @@ import (
 
 	"kubeloop/api"
 	"kubeloop/client"
+	"kubeloop/cluster"
 	"kubeloop/store"
 )
 
@@ -58,6 +59,9 @@ func TestTwoAPIServersOnOneEtcdAgree(t *testing.T) {
 	ns := "chaos-two"
 	_, err = client.For[*api.Namespace](a).Create(ctx, &api.Namespace{ObjectMeta: api.ObjectMeta{Name: ns}}, client.CreateOptions{})
 	require.NoError(t, err)
+	// ServiceAccount admission admits the ReplicaSet's pods once the
+	// serviceaccount controller has made the namespace's default account.
+	require.NoError(t, cluster.WaitForServiceAccount(ctx, a, ns, api.DefaultServiceAccountName))
 	cmInfo, _ := api.ForType[*api.ConfigMap](api.Builtin())
 	infA := startInformer(t, a, cmInfo, ns)
 	infB := startInformer(t, b, cmInfo, ns)

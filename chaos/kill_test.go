@@ -14,6 +14,7 @@ import (
 
 	"kubeloop/api"
 	"kubeloop/client"
+	"kubeloop/cluster"
 )
 
 // upCluster is `kubeloop up` on a data dir and a fixed address, so that a
@@ -66,6 +67,9 @@ func TestKill9DuringScalingAndWritesLosesNothing(t *testing.T) {
 	ns := "chaos-kill"
 	_, err := client.For[*api.Namespace](u.client()).Create(ctx, &api.Namespace{ObjectMeta: api.ObjectMeta{Name: ns}}, client.CreateOptions{})
 	require.NoError(t, err)
+	// ServiceAccount admission admits the ReplicaSet's pods once the
+	// serviceaccount controller has made the namespace's default account.
+	require.NoError(t, cluster.WaitForServiceAccount(ctx, u.client(), ns, api.DefaultServiceAccountName))
 	cmInfo, _ := api.ForType[*api.ConfigMap](api.Builtin())
 	inf := startInformer(t, u.client(), cmInfo, ns)
 

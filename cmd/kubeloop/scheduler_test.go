@@ -29,6 +29,12 @@ func TestSchedulerStandbyTakesOverWhenTheLeaderIsKilled(t *testing.T) {
 
 	cl := kubeloopClient(t, kubeconfig)
 	ctx := context.Background()
+	// No controller manager runs here, so the admin makes the account its
+	// serviceaccount controller would, without which ServiceAccount
+	// admission refuses the pods.
+	_, err := client.For[*api.ServiceAccount](cl).Namespace("default").Create(ctx,
+		&api.ServiceAccount{ObjectMeta: api.ObjectMeta{Name: api.DefaultServiceAccountName}}, client.CreateOptions{})
+	require.NoError(t, err)
 	pods := client.For[*api.Pod](cl).Namespace("default")
 	bound := func(name string) {
 		t.Helper()
