@@ -85,7 +85,8 @@ const (
 //
 // ServiceAccount is optional because it refuses pods until their account
 // exists, which only a cluster running the serviceaccount controller
-// makes; the apiserver tests run without one.
+// makes; the apiserver tests run without one, and so does a bare
+// cluster.Start (cluster/grants.go, admissionPlugins).
 func NewChainWith(ns NamespaceGetter, accounts ServiceAccountGetter, enabled []string) (*Chain, error) {
 	lifecycle := NewNamespaceLifecycle(ns)
 	mutating := []MutationInterface{lifecycle}

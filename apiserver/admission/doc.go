@@ -29,6 +29,15 @@
 //     25%/25%, a Job's backoffLimit 6, a Secret's type Opaque, namespace
 //     phase Active, ... — and a Secret's stringData folded into data.
 //
+// The optional plugins, which NewChainWith adds by name (kube-apiserver's
+// --enable-admission-plugins; the cluster package decides which are on):
+//   - ServiceAccount (both phases, after NamespaceLifecycle): a pod runs
+//     as its namespace's "default" account unless it names another, is
+//     refused until that account exists, and gets the kube-api-access-*
+//     token volume mounted in every container.
+//   - NodeRestriction (validating, last): a kubelet writes only its own
+//     Node, Lease and pods.
+//
 // The rules (Validation, ValidateCreate, ValidateUpdate): per-kind checks
 // with field paths, called by the registry strategies.
 //
@@ -65,6 +74,9 @@
 //     (ValidateObjectMeta, ValidateObjectMetaUpdate).
 //   - staging/src/k8s.io/apimachinery/pkg/util/validation/field/errors.go
 //     (the message shapes field.go reproduces).
+//   - plugin/pkg/admission/serviceaccount/admission.go (Plugin.Admit,
+//     Validate, getServiceAccount, mountServiceAccountToken,
+//     TokenVolumeSource) and plugin/pkg/admission/noderestriction/admission.go.
 //
 // What we simplify:
 //   - In Kubernetes, defaulting happens while decoding, not as an admission
@@ -77,9 +89,10 @@
 //     no admission for connect verbs, no audit annotations. Dry runs are
 //     admitted like any write: no plugin here has side effects, so none
 //     needs to know (Kubernetes tells plugins through Attributes.IsDryRun).
-//   - No other built-in plugins: ServiceAccount, LimitRanger,
-//     ResourceQuota, PodSecurity, Priority, DefaultTolerationSeconds,
-//     TaintNodesByCondition, NodeRestriction, and the rest are absent.
+//   - No other built-in plugins: LimitRanger, ResourceQuota, PodSecurity,
+//     Priority, DefaultTolerationSeconds, TaintNodesByCondition, and the
+//     rest are absent. ServiceAccount and NodeRestriction leave parts out
+//     (see their types).
 //   - NamespaceLifecycle asks its NamespaceGetter every time; Kubernetes
 //     reads an informer cache, waits briefly for a just-created namespace
 //     and falls back to a live read. A malformed namespace name skips the
