@@ -33,6 +33,10 @@ func (kl *Kubelet) setPodStatus(ctx context.Context, pod *api.Pod, w *podWorker,
 		next.Status = status
 		written, err := pods.UpdateStatus(ctx, next, client.UpdateOptions{})
 		if err == nil {
+			// Kept only to send the next status from; its managedFields
+			// are never sent back (a status write keeps the server's), so
+			// they are dropped, as from the informer's copies.
+			written.ManagedFields = nil
 			w.written = written
 			kl.traceStatusWritten(written)
 		}
