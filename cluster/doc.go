@@ -13,6 +13,11 @@
 // controller-manager`, `kubeloop scheduler` and `kubeloop kubelet` run the
 // same components as separate processes.
 //
+// Like envtest, a cluster without controllers leaves the ServiceAccount
+// admission plugin off, since no namespace would get its default account;
+// a component that makes those accounts (cluster/full's controller
+// manager) turns it on (grants.go, admissionPlugins).
+//
 // Kubernetes counterpart: none in-tree; controller-runtime's pkg/envtest
 // starts real etcd and kube-apiserver binaries, and kind/minikube start whole
 // clusters in containers. kubeloop needs neither.
