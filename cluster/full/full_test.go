@@ -2,7 +2,9 @@ package full
 
 import (
 	"context"
+	"encoding/json"
 	"fmt"
+	"net/url"
 	"regexp"
 	"testing"
 	"time"
@@ -108,6 +110,21 @@ func testServiceAccountAdmission(t *testing.T, c *cluster.Cluster) {
 			ctr.VolumeMounts, "container %s", ctr.Name)
 	}
 	refused("r", "robot")
+
+	// An applier owns only its configuration: applying the same pod again
+	// leaves the plugin's volume alone (pod volumes cannot change).
+	apply := func() *api.Pod {
+		t.Helper()
+		out, err := c.Client.DoRawContentType(ctx, "PATCH", "/api/v1/namespaces/"+ns+"/pods/applied", "application/apply-patch+yaml",
+			url.Values{"fieldManager": {"me"}}, []byte(`{"apiVersion":"v1","kind":"Pod","metadata":{"name":"applied"},"spec":{"containers":[{"name":"c","image":"nginx"}]}}`))
+		require.NoError(t, err)
+		p := &api.Pod{}
+		require.NoError(t, json.Unmarshal(out, p))
+		return p
+	}
+	first := apply()
+	require.Len(t, first.Spec.Volumes, 1)
+	assert.Equal(t, first.Spec.Volumes, apply().Spec.Volumes)
 }
 
 func TestUnknownControllerIsAnError(t *testing.T) {
