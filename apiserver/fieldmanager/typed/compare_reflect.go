@@ -20,6 +20,7 @@ import (
 	"encoding/json"
 	"reflect"
 	"slices"
+	"strings"
 	"sync"
 
 	"kubeloop/apiserver/fieldmanager/fieldpath"
@@ -404,11 +405,15 @@ func (c *Comparison) items(p fieldpath.Path, t *Type, l, r reflect.Value) error 
 }
 
 // itemKeys names each element of a map list by its key fields, reading
-// only those; false if an element is not a struct, has no key or repeats
-// one.
+// only those (listItemElement's rules, without making a map of them);
+// false if an element is not a struct, has no key or repeats one.
 func itemKeys(t *Type, s reflect.Value) ([]fieldpath.PathElement, bool) {
 	out := make([]fieldpath.PathElement, 0, s.Len())
-	seen := make(map[string]bool, s.Len())
+	var (
+		elemType reflect.Type
+		fields   []*jsonField // the element type's field for each of t.Keys
+		seen     map[string]bool
+	)
 	for i := range s.Len() {
 		e := s.Index(i)
 		if e.Kind() == reflect.Pointer {
@@ -417,37 +422,96 @@ func itemKeys(t *Type, s reflect.Value) ([]fieldpath.PathElement, bool) {
 			}
 			e = e.Elem()
 		}
-		if e.Kind() != reflect.Struct || writesItself(e.Type()) {
+		if t.ListType != ListMap || e.Kind() != reflect.Struct || writesItself(e.Type()) {
 			return nil, false
 		}
-		keys := make(map[string]any, len(t.Keys))
-		for _, f := range fieldsOf(e.Type()) {
-			if !slices.Contains(t.Keys, f.name) {
-				continue
-			}
-			fv, ok := presentField(e, f)
-			if !ok {
-				continue
-			}
-			v, err := fieldValue(fv, true, f, "")
-			if err != nil {
-				return nil, false
-			}
-			keys[f.name] = v
+		if e.Type() != elemType {
+			elemType, fields = e.Type(), keyFieldsOf(e.Type(), t.Keys)
 		}
-		pe, err := listItemElement(t, keys)
-		if err != nil {
+		var key []fieldpath.KeyField
+		for j, name := range t.Keys {
+			if f := fields[j]; f != nil {
+				if fv, ok := presentField(e, *f); ok {
+					v, err := fieldValue(fv, true, *f, "")
+					if err != nil {
+						return nil, false
+					}
+					key = append(key, fieldpath.KeyField{Name: name, Value: v})
+					continue
+				}
+			}
+			if def, ok := t.KeyDefaults[name]; ok {
+				key = append(key, fieldpath.KeyField{Name: name, Value: def})
+			}
+		}
+		if len(key) == 0 {
 			return nil, false
 		}
-		k := elementKey(pe)
-		if seen[k] {
+		pe := fieldpath.Key(key...)
+		if repeats(out, pe, &seen) {
 			return nil, false
 		}
-		seen[k] = true
 		out = append(out, pe)
 	}
 	return out, true
 }
+
+// repeats reports whether pe names the same element as one of before, as
+// elementKey spells them; short lists compare pairwise (elements that
+// Compare apart are different), long ones keep a set of spellings.
+func repeats(before []fieldpath.PathElement, pe fieldpath.PathElement, seen *map[string]bool) bool {
+	const pairwise = 16
+	if len(before) < pairwise {
+		for _, b := range before {
+			if b.Compare(pe) == 0 && elementKey(b) == elementKey(pe) {
+				return true
+			}
+		}
+		return false
+	}
+	if *seen == nil {
+		*seen = make(map[string]bool, 2*len(before))
+		for _, b := range before {
+			(*seen)[elementKey(b)] = true
+		}
+	}
+	k := elementKey(pe)
+	if (*seen)[k] {
+		return true
+	}
+	(*seen)[k] = true
+	return false
+}
+
+// keyFieldsOf is the field of struct type t for each of keys (nil where
+// t has none), remembered per type and keys: a container has thirty
+// fields and one key.
+func keyFieldsOf(t reflect.Type, keys []string) []*jsonField {
+	id := keyFieldsID{t, strings.Join(keys, ",")}
+	if fs, ok := keyFieldsByType.Load(id); ok {
+		return fs.([]*jsonField)
+	}
+	all := fieldsOf(t)
+	fs := make([]*jsonField, len(keys))
+	for j, name := range keys {
+		for i := range all {
+			if all[i].name == name {
+				fs[j] = &all[i]
+				break
+			}
+		}
+	}
+	keyFieldsByType.Store(id, fs)
+	return fs
+}
+
+type keyFieldsID struct {
+	t    reflect.Type
+	keys string
+}
+
+// keyFieldsByType caches keyFieldsOf.
+var keyFieldsByType sync.Map // keyFieldsID → []*jsonField
 
 // sameValue is reflect.DeepEqual of two values of one type without boxing
 // them (Interface copies a struct to the heap): equal Go values write

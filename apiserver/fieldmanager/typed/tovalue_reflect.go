@@ -67,18 +67,20 @@ func reflectValue(v reflect.Value) (any, error) {
 			return nil, nil
 		}
 	}
-	if t.Implements(marshalerType) {
-		if t.Kind() == reflect.Pointer && v.IsNil() {
-			return nil, nil
+	if writesItself(t) { // remembered per type (compare_reflect.go)
+		if t.Implements(marshalerType) {
+			if t.Kind() == reflect.Pointer && v.IsNil() {
+				return nil, nil
+			}
+			return fromMarshaler(v.Interface().(json.Marshaler))
 		}
-		return fromMarshaler(v.Interface().(json.Marshaler))
-	}
-	if t.Kind() != reflect.Pointer && v.CanAddr() && reflect.PointerTo(t).Implements(marshalerType) {
-		return fromMarshaler(v.Addr().Interface().(json.Marshaler))
-	}
-	if t.Implements(textMarshalerType) {
-		text, err := v.Interface().(encoding.TextMarshaler).MarshalText()
-		return string(text), err
+		if t.Kind() != reflect.Pointer && v.CanAddr() && reflect.PointerTo(t).Implements(marshalerType) {
+			return fromMarshaler(v.Addr().Interface().(json.Marshaler))
+		}
+		if t.Implements(textMarshalerType) {
+			text, err := v.Interface().(encoding.TextMarshaler).MarshalText()
+			return string(text), err
+		}
 	}
 	switch t.Kind() {
 	case reflect.Pointer, reflect.Interface:
