@@ -77,6 +77,12 @@ var process tracer
 // builds an Event, so an idle trace costs one atomic load per site.
 func On() bool { return process.on.Load() }
 
+// Switch is what On reads, for a site in a generic function: Go does not
+// inline a call into another package from the body of a generic function
+// instantiated elsewhere (a workqueue's Add is compiled in its controller's
+// package), but it does inline a Load of the switch itself. Never Store it.
+func Switch() *atomic.Bool { return &process.on }
+
 // Emit hands e to every subscriber whose filter takes it, stamping the time
 // if unset. It never blocks: a subscriber whose buffer is full loses the
 // event and counts it.

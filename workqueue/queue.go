@@ -49,7 +49,7 @@ func NewTypedWithConfig[T comparable](config TypedQueueConfig[T]) *Typed[T] {
 		config.Clock = RealClock{}
 	}
 	q := &Typed[T]{dirty: map[T]struct{}{}, processing: map[T]struct{}{}, clock: config.Clock,
-		trace: queueTrace[T]{name: config.Name}, stopCh: make(chan struct{})}
+		trace: newQueueTrace[T](config.Name), stopCh: make(chan struct{})}
 	q.cond.L = &q.mu
 	q.metrics = newQueueMetrics(q, config.MetricsProvider, config.Name, config.Clock)
 	return q
