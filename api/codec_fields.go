@@ -6,23 +6,26 @@ package api
 // What it saves: FieldsV1 is kept as the raw bytes it was written as, but
 // encoding/json does not trust what a MarshalJSON returns: it checks and
 // compacts those bytes with its byte-at-a-time scanner, and on a tracked
-// pod managedFields are more than half the object (about 1900 of 3400
-// bytes in BenchmarkCreateUpdateManagedFields). Every tracked write
-// encodes its object three to five times (the cached copy and the update
-// for etcd, the answer), so that scan was a third of what tracking cost.
-// Here the object is marshalled with a one-byte stand-in for each
-// FieldsV1 and the raw sets are put in its place afterwards, after a check
-// of our own that they are already what the scanner would let through
-// unchanged: compact objects of objects with plain string keys. Anything
-// else takes the plain path. BenchmarkEncodeManagedFields against
-// BenchmarkEncodeManagedFieldsPlain (codec_fields_test.go) measure it;
+// pod managedFields are more than half the object (about 1,900 of 3,400
+// bytes in BenchmarkCreateUpdateManagedFields), which every tracked write
+// encodes five times (the cached copy and the update for etcd, the
+// answers). Here the object is marshalled with a one-byte stand-in for
+// each FieldsV1 and the raw sets are put in its place afterwards, after a
+// check of our own that they are already what the scanner would let
+// through unchanged: compact objects of objects with plain string keys.
+// Anything else takes the plain path. On that benchmark's pod an encode
+// takes about half the time (BenchmarkEncodeManagedFields against
+// BenchmarkEncodeManagedFieldsPlain, codec_fields_test.go);
 // TestMarshalSplicedIsJSONMarshal holds the two paths to the same bytes.
+//
+// The same cut on decoding (take the sets out before json.Unmarshal,
+// which scans them twice) was measured and did not pay: finding the sets
+// cost as much as encoding/json's scans of them.
 
 import (
 	"bytes"
 	"encoding/json"
 	"reflect"
-	"slices"
 	"strings"
 	"sync"
 )
@@ -71,9 +74,16 @@ func marshalSplicingFields(obj Object) ([]byte, bool) {
 		return nil, false
 	}
 	// A shallow copy whose managedFields hold the stand-in: obj may be
-	// shared (a watch cache's) and is never written.
-	cp := reflect.New(reflect.TypeOf(obj).Elem())
-	cp.Elem().Set(reflect.ValueOf(obj).Elem())
+	// shared (a watch cache's) and is never written. The copy and the
+	// buffer the stand-in form is written to are borrowed, and given back
+	// emptied.
+	copies := shallowCopies(reflect.TypeOf(obj))
+	cp := copies.Get().(Object)
+	defer func() {
+		reflect.ValueOf(cp).Elem().SetZero()
+		copies.Put(cp)
+	}()
+	reflect.ValueOf(cp).Elem().Set(reflect.ValueOf(obj).Elem())
 	standIn := make([]ManagedFieldsEntry, len(entries))
 	copy(standIn, entries)
 	for i := range standIn {
@@ -81,11 +91,18 @@ func marshalSplicingFields(obj Object) ([]byte, bool) {
 			standIn[i].FieldsV1 = fieldsStandIn
 		}
 	}
-	cp.Interface().(Object).GetObjectMeta().ManagedFields = standIn
-	out, err := json.Marshal(cp.Interface())
-	if err != nil {
+	cp.GetObjectMeta().ManagedFields = standIn
+	buf := marshalBuffers.Get().(*bytes.Buffer)
+	defer func() {
+		if buf.Cap() <= 1<<16 {
+			buf.Reset()
+			marshalBuffers.Put(buf)
+		}
+	}()
+	if err := json.NewEncoder(buf).Encode(cp); err != nil {
 		return nil, false // the plain path gives the error
 	}
+	out := bytes.TrimSuffix(buf.Bytes(), []byte("\n")) // Encode ends with a newline
 	at := bytes.Index(out, []byte(`"managedFields":[`))
 	if at < 0 {
 		return nil, false
@@ -108,6 +125,22 @@ func marshalSplicingFields(obj Object) ([]byte, bool) {
 	}
 	return append(res, out...), true
 }
+
+// marshalBuffers are the buffers marshalSplicingFields writes the
+// stand-in form to.
+var marshalBuffers = sync.Pool{New: func() any { return new(bytes.Buffer) }}
+
+// shallowCopies is, per kind, a pool of empty objects to copy into.
+func shallowCopies(t reflect.Type) *sync.Pool {
+	if p, ok := copyPools.Load(t); ok {
+		return p.(*sync.Pool)
+	}
+	p, _ := copyPools.LoadOrStore(t, &sync.Pool{New: func() any { return reflect.New(t.Elem()).Interface() }})
+	return p.(*sync.Pool)
+}
+
+// copyPools holds shallowCopies' pools by type.
+var copyPools sync.Map // reflect.Type → *sync.Pool
 
 // metadataFirst reports whether a kind's Go type is a struct that starts
 // with TypeMeta inline and then ObjectMeta as metadata, remembered per
@@ -205,149 +238,5 @@ func plainFieldsLen(b []byte) int {
 			return -1
 		}
 		i++
-	}
-}
-
-// DecodeNew is Decode into an object just made (what a storage read
-// does), with the FieldsV1 of managedFields cut out before json.Unmarshal
-// scans the document and put into the entries afterwards: the same object
-// as Decode, without encoding/json's two scans of each set. A document
-// the cut does not plainly apply to (no sets, an escaped or case-folded
-// spelling of metadata, managedFields or fieldsV1, a repeated one, a set
-// that is not compact objects of objects) or one json.Unmarshal refuses
-// takes Decode itself.
-func DecodeNew(data []byte, into Object) error {
-	spans, ok := fieldsSpans(data)
-	if !ok || len(spans) == 0 {
-		return Decode(data, into)
-	}
-	cut := make([]byte, 0, len(data))
-	from := 0
-	for _, sp := range spans {
-		cut = append(cut, data[from:sp.start]...)
-		cut = append(cut, "null"...)
-		from = sp.end
-	}
-	cut = append(cut, data[from:]...)
-	if err := json.Unmarshal(cut, into); err != nil {
-		reflect.ValueOf(into).Elem().SetZero()
-		return Decode(data, into)
-	}
-	entries := into.GetObjectMeta().ManagedFields
-	for _, sp := range spans {
-		if sp.entry >= len(entries) || entries[sp.entry].FieldsV1 != nil {
-			reflect.ValueOf(into).Elem().SetZero()
-			return Decode(data, into)
-		}
-	}
-	for _, sp := range spans {
-		entries[sp.entry].FieldsV1 = &FieldsV1{Raw: slices.Clone(data[sp.start:sp.end])}
-	}
-	return nil
-}
-
-// fieldsSpan is where entry's fieldsV1 value lies in a document.
-type fieldsSpan struct{ entry, start, end int }
-
-// fieldsSpans finds the fieldsV1 value of each managedFields entry in an
-// object's JSON, reading only the object's keys, metadata's and the
-// entries' (values are passed over by their brackets and strings); false
-// when it cannot be sure encoding/json would read the same places.
-func fieldsSpans(data []byte) ([]fieldsSpan, bool) {
-	s := &keyScanner{data: data}
-	var spans []fieldsSpan
-	ok := s.members("metadata", func() bool {
-		return s.members("managedFields", func() bool {
-			return s.entries(func(entry int) bool {
-				return s.members("fieldsV1", func() bool {
-					s.ws()
-					if s.peek() == 'n' {
-						return s.literal("null")
-					}
-					start, n := s.i, plainFieldsLen(data[s.i:])
-					if n < 0 {
-						return false
-					}
-					s.i += n
-					spans = append(spans, fieldsSpan{entry: entry, start: start, end: s.i})
-					return true
-				})
-			})
-		})
-	})
-	s.ws()
-	return spans, ok && s.i == len(data)
-}
-
-// members reads an object, calling inner at the value of the member named
-// name and passing over the others. A key with an escape, one that
-// matches name only without regard to case (as encoding/json would take
-// it), or name twice is a "not sure".
-func (s *keyScanner) members(name string, inner func() bool) bool {
-	s.ws()
-	if s.peek() == 'n' {
-		return s.literal("null")
-	}
-	if s.peek() != '{' {
-		return false
-	}
-	s.i++
-	seen := false
-	for first := true; ; first = false {
-		s.ws()
-		if s.peek() == '}' && first {
-			s.i++
-			return true
-		}
-		key, ok := s.key()
-		if !ok {
-			return false
-		}
-		s.ws()
-		if s.peek() != ':' {
-			return false
-		}
-		s.i++
-		switch {
-		case string(key) == name:
-			if seen || !inner() {
-				return false
-			}
-			seen = true
-		case strings.EqualFold(string(key), name):
-			return false
-		default:
-			if !s.skipRaw() {
-				return false
-			}
-		}
-		if end, ok := s.next('}'); end || !ok {
-			return ok
-		}
-	}
-}
-
-// entries reads an array, calling inner at each element with its index.
-func (s *keyScanner) entries(inner func(int) bool) bool {
-	s.ws()
-	if s.peek() == 'n' {
-		return s.literal("null")
-	}
-	if s.peek() != '[' {
-		return false
-	}
-	s.i++
-	for n := 0; ; n++ {
-		s.ws()
-		if s.peek() == ']' && n == 0 {
-			s.i++
-			return true
-		}
-		if !inner(n) {
-			return false
-		}
-		if end, ok := s.next(']'); end || !ok {
-			return ok
-		}
 	}
 }

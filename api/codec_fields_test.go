@@ -1,10 +1,8 @@
 package api
 
 import (
-	"bytes"
 	"encoding/json"
 	"fmt"
-	"slices"
 	"testing"
 	"time"
 
@@ -24,7 +22,11 @@ func trackedPod(t testing.TB) *Pod {
 		if i > 0 {
 			spec = append(spec, ',')
 		}
-		spec = fmt.Appendf(spec, `"k:{\"name\":\"c%d\"}":{".":{},"f:image":{},"f:name":{},"f:ports":{".":{},"k:{\"containerPort\":%d,\"protocol\":\"TCP\"}":{".":{},"f:containerPort":{}}}}`, i, 8080+i)
+		spec = fmt.Appendf(spec, `"k:{\"name\":\"c%d\"}":{".":{},"f:env":{".":{},"k:{\"name\":\"A\"}":{".":{},"f:name":{},"f:value":{}},`+
+			`"k:{\"name\":\"B\"}":{".":{},"f:name":{},"f:value":{}}},"f:image":{},"f:imagePullPolicy":{},"f:name":{},`+
+			`"f:ports":{".":{},"k:{\"containerPort\":%d,\"protocol\":\"TCP\"}":{".":{},"f:containerPort":{},"f:name":{},"f:protocol":{}}},`+
+			`"f:resources":{},"f:terminationMessagePath":{},"f:terminationMessagePolicy":{},`+
+			`"f:volumeMounts":{".":{},"k:{\"mountPath\":\"/data/%d\"}":{".":{},"f:mountPath":{},"f:name":{}}}}`, i, 8080+i, i)
 	}
 	spec = append(spec, `}}}`...)
 	pod.ManagedFields = append([]ManagedFieldsEntry{{Manager: "kubectl", Operation: "Update", APIVersion: "v1",
@@ -117,98 +119,6 @@ func BenchmarkEncodeManagedFieldsPlain(b *testing.B) {
 	b.ReportAllocs()
 	for b.Loop() {
 		if _, err := json.Marshal(pod); err != nil {
-			b.Fatal(err)
-		}
-	}
-}
-
-func TestDecodeNewIsDecode(t *testing.T) {
-	stored, err := json.Marshal(trackedPod(t))
-	require.NoError(t, err)
-	s := string(stored)
-	cases := map[string]string{
-		"as stored":                   s,
-		"indented":                    indent(t, stored),
-		"no sets":                     `{"kind":"Pod","metadata":{"name":"a","managedFields":[{"manager":"m"}]}}`,
-		"a null set":                  `{"metadata":{"managedFields":[{"manager":"m","fieldsV1":null},{"fieldsV1":{"f:a":{}}}]}}`,
-		"a null entry":                `{"metadata":{"managedFields":[null,{"fieldsV1":{"f:a":{}}}]}}`,
-		"null metadata":               `{"metadata":null}`,
-		"set before the rest":         `{"metadata":{"managedFields":[{"fieldsV1":{"f:a":{}},"manager":"m"}],"name":"x"},"spec":{"nodeName":"n"}}`,
-		"a set with white space":      `{"metadata":{"managedFields":[{"fieldsV1":{"f:a": {}}}]}}`,
-		"a set that is not objects":   `{"metadata":{"managedFields":[{"fieldsV1":{"f:a":[1]}}]}}`,
-		"a set that is a string":      `{"metadata":{"managedFields":[{"fieldsV1":"x"}]}}`,
-		"a second fieldsV1":           `{"metadata":{"managedFields":[{"fieldsV1":{"f:a":{}},"fieldsV1":{"f:b":{}}}]}}`,
-		"a folded fieldsV1":           `{"metadata":{"managedFields":[{"fieldsV1":{"f:a":{}},"FieldsV1":{"f:b":{}}}]}}`,
-		"a folded managedFields":      `{"metadata":{"managedFields":[{"fieldsV1":{"f:a":{}}}],"ManagedFields":[{"fieldsV1":{"f:b":{}}}]}}`,
-		"a second metadata":           `{"metadata":{"managedFields":[{"fieldsV1":{"f:a":{}}}]},"metadata":{"name":"b"}}`,
-		"a folded metadata":           `{"metadata":{"managedFields":[{"fieldsV1":{"f:a":{}}}]},"Metadata":{"managedFields":[]}}`,
-		"an escaped key":              `{"metadata":{"managedFields":[{"fieldsV1":{"f:a":{}}}],"m\u0061nagedFields":[{"fieldsV1":{"f:b":{}}}]}}`,
-		"marks in strings":            `{"metadata":{"name":"\"managedFields\":[","labels":{"fieldsV1":"{\"f:a\":{}}"},"managedFields":[{"manager":"\"fieldsV1\":{}","fieldsV1":{"f:a":{}}}]}}`,
-		"marks in a list of any":      `{"kind":"ControllerRevision","metadata":{"name":"r"},"data":{"metadata":{"managedFields":[{"fieldsV1":{"f:a":{}}}]}}}`,
-		"invalid after the sets":      `{"metadata":{"managedFields":[{"fieldsV1":{"f:a":{}}}]},"spec":{"nodeName":}}`,
-		"a wrong type after the sets": `{"metadata":{"managedFields":[{"fieldsV1":{"f:a":{}}}]},"spec":{"nodeName":1}}`,
-		"trailing bytes":              `{"metadata":{"managedFields":[{"fieldsV1":{"f:a":{}}}]}} x`,
-		"an invalid set":              `{"metadata":{"managedFields":[{"fieldsV1":{"f:a":{}}]}}`,
-		"an escape before the set":    `{"metadata":{"name":"a\\","managedFields":[{"fieldsV1":{"f:a":{}}}]}}`,
-	}
-	for name, doc := range cases {
-		t.Run(name, func(t *testing.T) {
-			want, got := &Pod{}, &Pod{}
-			wantErr := Decode([]byte(doc), want)
-			gotErr := DecodeNew([]byte(doc), got)
-			if wantErr != nil {
-				require.Error(t, gotErr)
-				assert.Equal(t, wantErr.Error(), gotErr.Error())
-				return
-			}
-			require.NoError(t, gotErr)
-			assert.Equal(t, want, got)
-		})
-	}
-}
-
-func TestDecodeNewCutsTheStoredSets(t *testing.T) {
-	stored, err := json.Marshal(trackedPod(t))
-	require.NoError(t, err)
-	spans, ok := fieldsSpans(stored)
-	require.True(t, ok)
-	assert.Len(t, spans, 2, "both entries' sets take the fast path")
-}
-
-func TestDecodeNewCopiesTheSets(t *testing.T) {
-	stored, err := json.Marshal(trackedPod(t))
-	require.NoError(t, err)
-	pod := &Pod{}
-	require.NoError(t, DecodeNew(stored, pod))
-	want := slices.Clone(pod.ManagedFields[0].FieldsV1.Raw)
-	clear(stored)
-	assert.Equal(t, want, pod.ManagedFields[0].FieldsV1.Raw, "the set does not alias the document")
-}
-
-func indent(t *testing.T, b []byte) string {
-	var out bytes.Buffer
-	require.NoError(t, json.Indent(&out, b, "", "  "))
-	return out.String()
-}
-
-func BenchmarkDecodeManagedFields(b *testing.B) {
-	stored, err := json.Marshal(trackedPod(b))
-	require.NoError(b, err)
-	b.ReportAllocs()
-	for b.Loop() {
-		if err := DecodeNew(stored, &Pod{}); err != nil {
-			b.Fatal(err)
-		}
-	}
-}
-
-// BenchmarkDecodeManagedFieldsPlain is the plain path: Decode.
-func BenchmarkDecodeManagedFieldsPlain(b *testing.B) {
-	stored, err := json.Marshal(trackedPod(b))
-	require.NoError(b, err)
-	b.ReportAllocs()
-	for b.Loop() {
-		if err := Decode(stored, &Pod{}); err != nil {
 			b.Fatal(err)
 		}
 	}

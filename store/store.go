@@ -127,7 +127,7 @@ func (s *Store) CurrentResourceVersion(ctx context.Context) (uint64, error) {
 // api.Builtin().SetTypeMeta would set, without a registry lookup).
 func (s *Store) decode(data []byte, rev int64) (api.Object, error) {
 	obj := s.info.New()
-	if err := api.DecodeNew(data, obj); err != nil {
+	if err := api.Decode(data, obj); err != nil {
 		return nil, fmt.Errorf("decode %s: %w", s.info.GroupResource(), err)
 	}
 	if s.info.Decoded != nil {

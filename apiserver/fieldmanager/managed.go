@@ -40,6 +40,9 @@ func (e *Entry) identifier() string {
 	if e.Operation == api.ManagedFieldsOperationApply {
 		id.APIVersion = ""
 	}
+	if s, ok := plainIdentifier(&id); ok { // managed_memo.go
+		return s
+	}
 	b, _ := json.Marshal(id) // a struct of strings always marshals
 	return string(b)
 }

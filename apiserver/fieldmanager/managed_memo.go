@@ -14,10 +14,14 @@ package fieldmanager
 //     into (sets are never changed in place: every operation returns a
 //     new one), so only changed entries are serialized.
 //
+// And an entry's identity (its map key, made on every Get and Put) is
+// written by hand when its strings need no escaping, not by json.Marshal.
+//
 // Bytes a client sent are never reused: they are re-encoded, as
 // Kubernetes does, so stored FieldsV1 is always canonical.
 
 import (
+	"strings"
 	"sync"
 
 	"kubeloop/api"
@@ -72,4 +76,34 @@ func (e *Entry) encodeFields() ([]byte, error) {
 		return e.raw, nil
 	}
 	return e.Fields.ToJSON()
+}
+
+// plainIdentifier writes what json.Marshal writes for id (its manager,
+// operation, apiVersion and subresource; the rest is empty), when none of
+// them has a character encoding/json escapes.
+func plainIdentifier(id *api.ManagedFieldsEntry) (string, bool) {
+	var b strings.Builder
+	b.Grow(64 + len(id.Manager) + len(id.APIVersion) + len(id.Subresource))
+	b.WriteByte('{')
+	for _, f := range [...]struct{ name, value string }{
+		{"manager", id.Manager}, {"operation", string(id.Operation)},
+		{"apiVersion", id.APIVersion}, {"subresource", id.Subresource},
+	} {
+		if f.value == "" {
+			continue
+		}
+		for i := 0; i < len(f.value); i++ {
+			if c := f.value[i]; c < 0x20 || c > 0x7e || c == '"' || c == '\\' || c == '<' || c == '>' || c == '&' {
+				return "", false
+			}
+		}
+		if b.Len() > 1 {
+			b.WriteByte(',')
+		}
+		b.WriteString(`"` + f.name + `":"`)
+		b.WriteString(f.value)
+		b.WriteByte('"')
+	}
+	b.WriteByte('}')
+	return b.String(), true
 }

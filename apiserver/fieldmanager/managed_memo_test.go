@@ -1,6 +1,7 @@
 package fieldmanager
 
 import (
+	"encoding/json"
 	"testing"
 
 	"github.com/stretchr/testify/assert"
@@ -55,4 +56,22 @@ func TestClientSentFieldsV1IsReencoded(t *testing.T) {
 	next := cm(map[string]string{"a": "1", "b": "1"}, sent)
 	f.Update(live, next, "other")
 	assert.Equal(t, []string{`m/Update/={"f:data":{"f:a":{}}}`}, summary(next.ManagedFields), "canonical bytes, not the client's")
+}
+
+func TestPlainIdentifierIsJSONMarshal(t *testing.T) {
+	for _, e := range []Entry{
+		{Manager: "kubectl", Operation: "Update", APIVersion: "v1"},
+		{Manager: "kubelet", Operation: "Update", APIVersion: "v1", Subresource: "status"},
+		{Manager: "deployer", Operation: "Apply", APIVersion: "apps/v1"},
+		{}, {Manager: `a "quoted" <name> & more`, Operation: "Update"}, {Manager: "caf\u00e9", Operation: "Update"},
+		{Manager: "tab\there", Operation: "Update"},
+	} {
+		id := api.ManagedFieldsEntry{Manager: e.Manager, Operation: e.Operation, APIVersion: e.APIVersion, Subresource: e.Subresource}
+		if e.Operation == api.ManagedFieldsOperationApply {
+			id.APIVersion = ""
+		}
+		want, err := json.Marshal(id)
+		require.NoError(t, err)
+		assert.Equal(t, string(want), e.identifier(), "%+v", e)
+	}
 }
