@@ -5,7 +5,6 @@ import (
 	"fmt"
 	"io"
 	"net/http"
-	"slices"
 	"testing"
 	"time"
 
@@ -14,6 +13,7 @@ import (
 	"kubeloop/api"
 	"kubeloop/apiserver"
 	"kubeloop/apiserver/apiservertest"
+	"kubeloop/internal/benchtest"
 )
 
 // BenchmarkCreateConfigMapsAuth is the price of knowing who asks: creates
@@ -26,18 +26,18 @@ import (
 // costs at most 10% of the rate without them (kubeloop ≥ 0.9× noauth),
 // and at most 10% more CPU per create.
 //
-// The three arms are measured in one run, interleaved: the b.N creates of
-// each are cut into authRounds rounds, and the rounds alternate between
-// the arms, forwards then backwards (ABC CBA ...), each arm timed on its
-// own. On a shared, busy machine the load changes from second to second,
-// and etcd grows with every object; measured one after the other, the
-// arm that ran last would pay for both. Interleaved, they see the same
-// machine and the same etcd. ns/op is the time of one create of every arm.
-// Beside each arm's rate it reports the CPU time the process (apiservers,
-// etcd and clients alike) spent per create during its rounds
-// (cpu-us/object, processCPU), which follows the neighbours' load less
-// than the rate does; on a busy 2-core machine both still vary by a
-// quarter from run to run.
+// The four arms are measured in one run, interleaved
+// (internal/benchtest.Interleave): the b.N creates of each are cut into
+// rounds, and the rounds alternate between the arms, forwards then
+// backwards (ABCD DCBA ...), each arm timed on its own. On a shared, busy
+// machine the load changes from second to second, and etcd grows with
+// every object; measured one after the other, the arm that ran last would
+// pay for both. Interleaved, they see the same machine and the same etcd.
+// ns/op is the time of one create of every arm. Beside each arm's rate it
+// reports the CPU time the process (apiservers, etcd and clients alike)
+// spent per create during its rounds (cpu-us/object), which follows the
+// neighbours' load less than the rate does; on a busy 2-core machine both
+// still vary by a quarter from run to run.
 func BenchmarkCreateConfigMapsAuth(b *testing.B) {
 	const concurrency = 64
 	open, err := apiservertest.Start(srv.Etcd, apiserver.Config{AuthorizationModes: []string{apiserver.ModeAlwaysAllow}})
@@ -51,54 +51,17 @@ func BenchmarkCreateConfigMapsAuth(b *testing.B) {
 	anonymous, alice, aliceRBAC := open.AsUser(b, ""), open.AsUser(b, "alice", "dev"), secured.AsUser(b, "alice", "dev")
 
 	b.Run(fmt.Sprintf("json/c=%d/kubeloop", concurrency), func(b *testing.B) {
-		arms := []*authArm{
-			{unit: "", create: newCreator(secured, aliceRBAC, rbacNamespace(b, secured))},
-			{unit: "authn-", create: newCreator(open, alice, benchNamespace(b, open))},
-			{unit: "noauth-", create: newCreator(open, anonymous, benchNamespace(b, open))},
+		arms := []*benchtest.Arm{
+			{Unit: "", Op: newCreator(secured, aliceRBAC, rbacNamespace(b, secured))},
+			{Unit: "authn-", Op: newCreator(open, alice, benchNamespace(b, open))},
+			{Unit: "noauth-", Op: newCreator(open, anonymous, benchNamespace(b, open))},
+			{Unit: "etcd-", Op: newEtcdSide(b, fmt.Sprintf("raw-auth-%d", benchSeq.Add(1))).create},
 		}
-		// At least authRounds rounds when b.N allows, each of at least one
-		// create per worker.
-		size := max(concurrency, b.N/authRounds)
-		b.ResetTimer()
-		for round, start := 0, 0; start < b.N; round, start = round+1, start+size {
-			n := min(size, b.N-start)
-			order := slices.Clone(arms)
-			if round%2 == 1 {
-				slices.Reverse(order)
-			}
-			for _, arm := range order {
-				began, cpu := time.Now(), processCPU(b)
-				arm.latencies = append(arm.latencies, runConcurrent(b, concurrency, n, func(i int) error { return arm.create(start + i) })...)
-				arm.elapsed += time.Since(began)
-				arm.cpu += processCPU(b) - cpu
-			}
-		}
-		b.StopTimer()
+		benchtest.Interleave(b, concurrency, arms...)
 		for _, arm := range arms {
-			b.ReportMetric(float64(b.N)/arm.elapsed.Seconds(), arm.unit+"objects/s")
-			b.ReportMetric(float64(arm.cpu.Microseconds())/float64(b.N), arm.unit+"cpu-us/object")
+			arm.Report(b, "create")
 		}
-		lat := arms[0].latencies
-		slices.Sort(lat)
-		b.ReportMetric(float64(lat[len(lat)/2].Microseconds())/1000, "create-p50-ms")
-		b.ReportMetric(float64(lat[len(lat)*99/100].Microseconds())/1000, "create-p99-ms")
 	})
-	b.Run(fmt.Sprintf("json/c=%d/etcd", concurrency), func(b *testing.B) {
-		benchEtcd(b, concurrency)
-	})
-}
-
-// authRounds is how many turns each arm gets: enough that a burst of load
-// from elsewhere on the machine falls on every arm alike.
-const authRounds = 16
-
-// authArm is one configuration of the benchmark and what it measured.
-type authArm struct {
-	unit      string // the prefix of its metrics' units
-	create    func(i int) error
-	elapsed   time.Duration
-	cpu       time.Duration
-	latencies []time.Duration
 }
 
 // newCreator is a function creating configmap cm-<i> in ns through hc, as
