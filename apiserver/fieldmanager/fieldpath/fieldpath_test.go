@@ -183,6 +183,18 @@ func TestSharedSetsAreNotChangedByLaterOperations(t *testing.T) {
 	assert.Same(t, a, a.Difference(NewSet()), "nothing taken away: the set itself")
 }
 
+// A union builds new levels only along the paths it adds: adding what
+// the set has is the set itself, adding a label leaves spec shared.
+func TestUnionSharesWhatItDoesNotAddTo(t *testing.T) {
+	s := examplePodSet()
+	assert.Same(t, s, s.Union(s.Copy()), "nothing added")
+	assert.Same(t, s, s.Union(NewSet(MakePath("spec", "containers", key("name", "c")))), "a member it has")
+	u := s.Union(NewSet(MakePath("metadata", "labels", "version")))
+	assert.True(t, u.Has(MakePath("metadata", "labels", "version")))
+	assert.Same(t, s.descend(Field("spec")), u.descend(Field("spec")), "spec is untouched")
+	assert.True(t, u.Difference(NewSet(MakePath("metadata", "labels", "version"))).Equals(s))
+}
+
 func TestAppendKeyWritesWhatWriteKeyWrites(t *testing.T) {
 	for _, pe := range []PathElement{
 		Field("image"), Field("a<b"), Field(`q"uote`), Field("é"), Field("back\\slash"), Field("tab\t"),

@@ -125,25 +125,42 @@ func (s *Set) Equals(o *Set) bool {
 	return true
 }
 
-// Union returns the paths in s or o.
+// Union returns the paths in s or o. It is s itself when o adds nothing
+// (set_share.go).
 func (s *Set) Union(o *Set) *Set {
-	out := &Set{members: mergeElements(s.elems(), o.elems(), true, true, true)}
+	if s != nil && o.Empty() {
+		return s
+	}
+	members := unionOfElements(s.elems(), o.elems())
 	sc, oc := s.nodes(), o.nodes()
+	var children []setNode // nil while every child is s's own
 	i, j := 0, 0
 	for i < len(sc) || j < len(oc) {
 		switch c := compareAt(sc, i, oc, j); {
 		case c < 0:
-			out.children = append(out.children, sc[i]) // shared (set_share.go)
+			if children != nil {
+				children = append(children, sc[i]) // shared (set_share.go)
+			}
 			i++
 		case c > 0:
-			out.children = append(out.children, oc[j])
+			children = append(ownChildren(children, sc, i), oc[j])
 			j++
 		default:
-			out.children = append(out.children, setNode{sc[i].pe, sc[i].set.Union(oc[j].set)})
+			if u := sc[i].set.Union(oc[j].set); u != sc[i].set {
+				children = append(ownChildren(children, sc, i), setNode{sc[i].pe, u})
+			} else if children != nil {
+				children = append(children, sc[i])
+			}
 			i, j = i+1, j+1
 		}
 	}
-	return out
+	if children == nil {
+		if s != nil && len(members) == len(s.members) {
+			return s
+		}
+		children = sc
+	}
+	return &Set{members: members, children: children}
 }
 
 // Intersection returns the paths in both s and o.

@@ -1,7 +1,8 @@
 package fieldpath
 
 // Skip on a first reading: a speed-up. Difference and Union could copy
-// every level of the sets they read; on a pod's managedFields a write takes
+// every level of the sets they read (Union still builds a new set only
+// along the paths o adds to, returning s where it adds nothing); on a pod's managedFields a write takes
 // a small set (what changed) from a large one (its creator's) and unites
 // small sets with large ones, and the copies were a third of what the
 // field manager allocated (BenchmarkUpdatePod in apiserver/fieldmanager).
@@ -47,4 +48,32 @@ func differenceOfElements(a, b []PathElement) []PathElement {
 		}
 	}
 	return a
+}
+
+// unionOfElements is the elements of a or b, a itself when b adds none.
+func unionOfElements(a, b []PathElement) []PathElement {
+	i, j := 0, 0
+	for j < len(b) {
+		if i >= len(a) {
+			return mergeElements(a, b, true, true, true)
+		}
+		switch c := a[i].Compare(b[j]); {
+		case c == 0:
+			i, j = i+1, j+1
+		case c < 0:
+			i++
+		default:
+			return mergeElements(a, b, true, true, true)
+		}
+	}
+	return a
+}
+
+// ownChildren is the children Union is building, made from the first n
+// of s's (all unchanged) when it has none yet.
+func ownChildren(children, sc []setNode, n int) []setNode {
+	if children != nil {
+		return children
+	}
+	return append(make([]setNode, 0, len(sc)+1), sc[:n]...)
 }
