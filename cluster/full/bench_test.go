@@ -144,6 +144,12 @@ func benchmarkScale(b *testing.B, nodes int, replicas int32, idle time.Duration)
 	b.ReportMetric(float64(rss)/(1<<20), "rss-MiB")
 	b.ReportMetric(float64(peak)/(1<<20), "rss-peak-MiB")
 	b.ReportMetric(float64(mem.HeapInuse)/(1<<20), "heap-MiB")
+	b.ReportMetric(float64(mem.StackInuse)/(1<<20), "stack-MiB")
+	// What the heap holds, apart from garbage the GC has not yet
+	// collected: RSS follows the GC's target, about twice this (GOGC 100).
+	runtime.GC()
+	runtime.ReadMemStats(&mem)
+	b.ReportMetric(float64(mem.HeapAlloc)/(1<<20), "live-heap-MiB")
 	writeHeapProfile(b, nodes)
 }
 

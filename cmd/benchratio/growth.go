@@ -32,6 +32,8 @@ var growthFigures = []struct {
 	{unit: "rss-MiB", target: valueAtMost(2048)},
 	{unit: "rss-peak-MiB"},
 	{unit: "heap-MiB"},
+	{unit: "live-heap-MiB"},
+	{unit: "stack-MiB"},
 	{unit: "list-ms"},
 	{unit: "requests/pod"},
 	{unit: "watchers-closed"},
