@@ -81,26 +81,32 @@ func (s *Scheduler) schedulePod(ctx context.Context, pod *framework.PodInfo) (sc
 	if len(feasible) == 0 {
 		return scheduleResult{}, &framework.FitError{Pod: pod.Pod, NumAllNodes: len(nodes), Diagnosis: diagnosis}
 	}
+	evaluated := len(feasible) + len(diagnosis.NodeToStatus)
 	// One node fits: scoring cannot change the answer.
 	if len(feasible) == 1 {
-		return scheduleResult{host: feasible[0].Node().Name, evaluatedNodes: len(nodes), feasibleNodes: 1}, nil
+		return scheduleResult{host: feasible[0].Node().Name, evaluatedNodes: evaluated, feasibleNodes: 1}, nil
 	}
 	scores, err := s.prioritizeNodes(ctx, pod, feasible)
 	if err != nil {
 		return scheduleResult{}, err
 	}
 	host, score := s.selectHost(scores)
-	return scheduleResult{host: host, score: score, evaluatedNodes: len(nodes), feasibleNodes: len(feasible)}, nil
+	return scheduleResult{host: host, score: score, evaluatedNodes: evaluated, feasibleNodes: len(feasible)}, nil
 }
 
-// findNodesThatFitPod runs the filters on every node. Kubernetes checks
-// nodes in parallel and stops once it has found "enough" feasible ones
-// (percentageOfNodesToScore); with tens of nodes we check them all, in
-// order. A filter error aborts the attempt.
+// findNodesThatFitPod runs the filters on the nodes, starting where the
+// previous cycle stopped, until it has found numFeasibleNodesToFind nodes
+// that fit (feasible_nodes.go) or has checked them all. Kubernetes checks
+// nodes in parallel; we check them one after another. A filter error
+// aborts the attempt.
 func (s *Scheduler) findNodesThatFitPod(ctx context.Context, pod *framework.PodInfo, nodes []*framework.NodeInfo) ([]*framework.NodeInfo, framework.Diagnosis, error) {
 	diagnosis := framework.Diagnosis{NodeToStatus: map[string]*framework.Status{}, UnschedulablePlugins: map[string]bool{}}
-	feasible := make([]*framework.NodeInfo, 0, len(nodes))
-	for _, n := range nodes {
+	want := int(numFeasibleNodesToFind(s.percentageOfNodesToScore, int32(len(nodes))))
+	feasible := make([]*framework.NodeInfo, 0, want)
+	start := s.nextStartNodeIndex % len(nodes)
+	checked := 0
+	for ; checked < len(nodes) && len(feasible) < want; checked++ {
+		n := nodes[(start+checked)%len(nodes)]
 		st := s.fwk.RunFilterPlugins(ctx, pod, n)
 		switch st.Code() {
 		case framework.Success:
@@ -112,6 +118,7 @@ func (s *Scheduler) findNodesThatFitPod(ctx context.Context, pod *framework.PodI
 			return nil, diagnosis, fmt.Errorf("running filter plugin %q on node %q: %w", st.Plugin(), n.Node().Name, st.AsError())
 		}
 	}
+	s.nextStartNodeIndex = (start + checked) % len(nodes)
 	return feasible, diagnosis, nil
 }
 

@@ -41,6 +41,12 @@ type Options struct {
 	Clock workqueue.Clock
 	// Plugins replaces the registry (nil = plugins.Default()).
 	Plugins []framework.PluginEntry
+	// PercentageOfNodesToScore is the share of a big cluster's nodes a
+	// cycle looks for among those that fit before it stops filtering and
+	// scores them (kube-scheduler's percentageOfNodesToScore): 0 is
+	// Kubernetes' adaptive default, 100 every node. Clusters under 100
+	// nodes are always checked in full.
+	PercentageOfNodesToScore int32
 }
 
 // Scheduler assigns pending pods to nodes, one pod per scheduling cycle,
@@ -73,6 +79,11 @@ type Scheduler struct {
 	inFlight sync.WaitGroup
 	// bindSlots caps the bindings under way (see maxConcurrentBinds).
 	bindSlots chan struct{}
+	// percentageOfNodesToScore is Options'; nextStartNodeIndex is where
+	// the next cycle starts filtering (feasible_nodes.go). The scheduling
+	// loop alone uses them.
+	percentageOfNodesToScore int32
+	nextStartNodeIndex       int
 }
 
 // maxConcurrentBinds bounds the binding requests in flight. The scheduling
@@ -95,6 +106,9 @@ func New(c *client.Client, factory *informers.SharedInformerFactory, recorder re
 	}
 	if opts.PodMaxBackoff <= 0 {
 		opts.PodMaxBackoff = DefaultPodMaxBackoff
+	}
+	if opts.PercentageOfNodesToScore < 0 || opts.PercentageOfNodesToScore > 100 {
+		return nil, fmt.Errorf("scheduler: PercentageOfNodesToScore %d is not between 0 and 100", opts.PercentageOfNodesToScore)
 	}
 	if opts.PodMaxBackoff < opts.PodInitialBackoff {
 		return nil, fmt.Errorf("scheduler: PodMaxBackoff %v is below PodInitialBackoff %v", opts.PodMaxBackoff, opts.PodInitialBackoff)
@@ -132,6 +146,8 @@ func New(c *client.Client, factory *informers.SharedInformerFactory, recorder re
 		podLister:       podInformer.Lister(),
 		attemptDuration: attempt,
 		bindSlots:       make(chan struct{}, maxConcurrentBinds),
+
+		percentageOfNodesToScore: opts.PercentageOfNodesToScore,
 	}
 	s.bind = func(ctx context.Context, b *api.Binding) error {
 		return client.For[*api.Pod](s.client).Namespace(b.Namespace).Bind(ctx, b, client.CreateOptions{})
