@@ -30,8 +30,10 @@ type Cache struct {
 	// is only assumed.
 	podStates map[string]*podState
 	// generation is bumped on every change and stamped on the NodeInfo
-	// that changed.
+	// that changed; changed lists the nodes newest change first
+	// (cache_order.go).
 	generation int64
+	changed    changeList
 }
 
 type podState struct {
@@ -51,9 +53,23 @@ func (c *Cache) nodeInfo(name string) *framework.NodeInfo {
 		n = framework.NewNodeInfo()
 		c.nodes[name] = n
 	}
+	c.touch(name, n)
+	return n
+}
+
+// touch stamps n, the NodeInfo of name, with a new generation and moves it
+// to the head of the change list.
+func (c *Cache) touch(name string, n *framework.NodeInfo) {
 	c.generation++
 	n.Generation = c.generation
-	return n
+	c.changed.moveToHead(name)
+}
+
+// forget drops the NodeInfo of name; the snapshot notices by its count.
+func (c *Cache) forget(name string) {
+	delete(c.nodes, name)
+	c.changed.remove(name)
+	c.generation++
 }
 
 func (c *Cache) addPodLocked(pod *api.Pod, assumed bool) {
@@ -69,10 +85,9 @@ func (c *Cache) removePodLocked(pod *api.Pod) error {
 	if err := n.RemovePod(pod); err != nil {
 		return err
 	}
-	c.generation++
-	n.Generation = c.generation
+	c.touch(pod.Spec.NodeName, n)
 	if len(n.Pods) == 0 && n.Node() == nil {
-		delete(c.nodes, pod.Spec.NodeName)
+		c.forget(pod.Spec.NodeName)
 	}
 	delete(c.podStates, pod.UID)
 	return nil
@@ -161,8 +176,7 @@ func (c *Cache) RemoveNode(node *api.Node) {
 		return
 	}
 	if len(n.Pods) == 0 {
-		delete(c.nodes, node.Name)
-		c.generation++
+		c.forget(node.Name)
 		return
 	}
 	c.nodeInfo(node.Name).RemoveNode()
@@ -205,9 +219,11 @@ func (c *Cache) UpdateSnapshot(s *Snapshot) {
 		return
 	}
 	relist := false
-	for name, n := range c.nodes {
+	// Newest change first: stop at the first node the snapshot has seen.
+	for it := c.changed.head; it != nil; it = it.next {
+		name, n := it.name, c.nodes[it.name]
 		if n.Generation <= s.generation {
-			continue
+			break
 		}
 		clone := n.Clone()
 		existing, ok := s.nodeInfoMap[name]
@@ -221,10 +237,15 @@ func (c *Cache) UpdateSnapshot(s *Snapshot) {
 		}
 		*existing = *clone
 	}
-	for name := range s.nodeInfoMap {
-		if _, ok := c.nodes[name]; !ok {
-			delete(s.nodeInfoMap, name)
-			relist = true
+	// Only a removal leaves the snapshot with more nodes than the cache
+	// (every node added since is in both by now): look for what went only
+	// then (Kubernetes: removeDeletedNodesFromSnapshot).
+	if len(s.nodeInfoMap) > len(c.nodes) {
+		for name := range s.nodeInfoMap {
+			if _, ok := c.nodes[name]; !ok {
+				delete(s.nodeInfoMap, name)
+				relist = true
+			}
 		}
 	}
 	if relist {

@@ -1,6 +1,8 @@
 package scheduler
 
 import (
+	"fmt"
+	"math/rand/v2"
 	"testing"
 
 	"github.com/stretchr/testify/require"
@@ -58,4 +60,54 @@ func TestSnapshotFollowsPodAndNodeChanges(t *testing.T) {
 	require.NoError(t, c.RemovePod(boundPod("p2", "c")))
 	c.UpdateSnapshot(s)
 	require.Empty(t, s.NodeInfos()[0].Pods)
+}
+
+// snapshotState is what a cycle reads from a snapshot: the schedulable
+// nodes in order with their pods, and every NodeInfo by name.
+func snapshotState(s *Snapshot) (list []string, all map[string]int) {
+	for _, n := range s.NodeInfos() {
+		list = append(list, fmt.Sprintf("%s:%d", n.Node().Name, len(n.Pods)))
+	}
+	all = map[string]int{}
+	for name, n := range s.nodeInfoMap {
+		all[name] = len(n.Pods)
+	}
+	return list, all
+}
+
+// However nodes and pods come and go between cycles, the snapshot kept up
+// to date by visiting only the changed nodes equals one built from scratch.
+func TestIncrementalSnapshotEqualsAFreshOne(t *testing.T) {
+	rng := rand.New(rand.NewPCG(1, 2))
+	c := newCache()
+	s := NewEmptySnapshot()
+	pods := map[string]*api.Pod{}
+	for step := range 3000 {
+		node := fmt.Sprintf("n%d", rng.IntN(12))
+		switch rng.IntN(5) {
+		case 0:
+			c.AddNode(cacheNode(node))
+		case 1:
+			c.RemoveNode(cacheNode(node))
+		case 2, 3:
+			p := boundPod(fmt.Sprintf("p%d", step), node)
+			require.NoError(t, c.AddPod(p))
+			pods[p.UID] = p
+		case 4:
+			for uid, p := range pods { // any one
+				require.NoError(t, c.RemovePod(p))
+				delete(pods, uid)
+				break
+			}
+		}
+		if rng.IntN(3) == 0 {
+			c.UpdateSnapshot(s)
+			fresh := NewEmptySnapshot()
+			c.UpdateSnapshot(fresh)
+			gotList, gotAll := snapshotState(s)
+			wantList, wantAll := snapshotState(fresh)
+			require.Equal(t, wantList, gotList, "step %d: the schedulable nodes", step)
+			require.Equal(t, wantAll, gotAll, "step %d: every NodeInfo", step)
+		}
+	}
 }
