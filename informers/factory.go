@@ -22,8 +22,7 @@ type ListerWatcherFunc func(info *api.ResourceInfo) reflector.ListerWatcher
 // every controller in a controller manager shares one watch and one cache.
 type SharedInformerFactory struct {
 	newLW ListerWatcherFunc
-	// opts is what every informer is made with (ResyncPeriod is
-	// client-go's defaultResync).
+	// opts: every informer's (ResyncPeriod is client-go's defaultResync).
 	opts informer.Options
 
 	mu        sync.Mutex
@@ -33,9 +32,8 @@ type SharedInformerFactory struct {
 }
 
 // NewClientInformerFactory is the usual factory: informers list and watch
-// through the kubeloop client, over HTTP, like every other component.
-// tweak, if not nil, edits every LIST and WATCH (the kubelet narrows pods to
-// spec.nodeName=<node> this way).
+// through the kubeloop client, over HTTP, like every other component; tweak,
+// if not nil, edits every LIST and WATCH (the kubelet's spec.nodeName=<node>).
 func NewClientInformerFactory(c *client.Client, resync time.Duration, tweak func(*api.ListOptions)) *SharedInformerFactory {
 	return NewClientInformerFactoryWithOptions(c, informer.Options{ResyncPeriod: resync}, tweak)
 }
