@@ -8,13 +8,13 @@ import (
 	"io"
 	"net/http"
 	"sync"
-	"syscall"
 	"testing"
 	"time"
 
 	"kubeloop/api"
 	"kubeloop/apiserver"
 	"kubeloop/apiserver/apiservertest"
+	"kubeloop/internal/benchtest"
 )
 
 // BenchmarkCreateUpdateManagedFields measures what managedFields tracking
@@ -22,11 +22,13 @@ import (
 // ports, env and mounts) and replaces it with a new image and label, over
 // HTTP with JSON at concurrency 16, once against the package's apiserver
 // (tracking, as always in Kubernetes) and once against a second apiserver
-// on the same etcd with Config.DisableManagedFields. The two runs
-// alternate in four rounds so that a machine busy with something else
-// slows both alike. It reports both rates, tracked/untracked (wall clock)
-// and tracked/untracked-cpu (the inverse ratio of CPU time per pod, steady
-// on a busy machine); the target is ≥ 0.9.
+// on the same etcd with Config.DisableManagedFields. Both sides first
+// write a few pods untimed (connections, caches), then take turns in
+// benchtest.Interleave's rounds, their order reversed every other round,
+// so that neither goes first every time and a machine busy with something
+// else slows both alike. It reports both rates, tracked/untracked (wall
+// clock) and tracked/untracked-cpu (the inverse ratio of CPU time per pod,
+// steadier on a busy machine); the target is ≥ 0.9.
 func BenchmarkCreateUpdateManagedFields(b *testing.B) {
 	const concurrency = 16
 	untracked, err := apiservertest.Start(srv.Etcd, apiserver.Config{DisableManagedFields: true})
@@ -38,34 +40,26 @@ func BenchmarkCreateUpdateManagedFields(b *testing.B) {
 	if err := untracked.API.WaitReady(ctx); err != nil {
 		b.Fatal(err)
 	}
-	servers := []*podWriter{newPodWriter(b, srv, true), newPodWriter(b, untracked, false)}
-	var elapsed, cpu [2]time.Duration
-	b.ResetTimer()
-	for round := range 4 {
-		n := b.N / 4
-		if round == 3 {
-			n = b.N - 3*(b.N/4)
-		}
-		for i, w := range servers {
-			start, startCPU := time.Now(), processCPU(b)
-			runConcurrent(b, concurrency, n, w.createAndUpdate)
-			elapsed[i] += time.Since(start)
-			cpu[i] += processCPU(b) - startCPU
-		}
+	writers := []*podWriter{newPodWriter(b, srv, true), newPodWriter(b, untracked, false)}
+	arms := make([]*benchtest.Arm, len(writers))
+	for i, w := range writers {
+		runConcurrent(b, concurrency, 2*concurrency, w.createAndUpdate) // warm up, untimed
+		arms[i] = &benchtest.Arm{Op: w.createAndUpdate}
 	}
-	b.StopTimer()
-	tracked, plain := float64(b.N)/elapsed[0].Seconds(), float64(b.N)/elapsed[1].Seconds()
+	benchtest.Interleave(b, concurrency, arms...)
+	tracked, plain := float64(arms[0].N)/arms[0].Elapsed.Seconds(), float64(arms[1].N)/arms[1].Elapsed.Seconds()
 	b.ReportMetric(tracked, "tracked-pods/s")
 	b.ReportMetric(plain, "untracked-pods/s")
 	b.ReportMetric(tracked/plain, "tracked/untracked")
 	// On a machine shared with other work the wall-clock rates swing;
 	// the process's CPU time per pod (clients, servers and the embedded
 	// etcd alike) is the steadier measure of what tracking costs.
-	b.ReportMetric(cpu[1].Seconds()/cpu[0].Seconds(), "tracked/untracked-cpu")
+	perPod := func(a *benchtest.Arm) float64 { return a.CPU.Seconds() / float64(a.N) }
+	b.ReportMetric(perPod(arms[1])/perPod(arms[0]), "tracked/untracked-cpu")
 	// What tracking adds to every stored (and watched) object: Kubernetes
 	// stores managedFields too, so this cost is real there as well.
-	b.ReportMetric(float64(servers[0].storedBytes()), "tracked-etcd-bytes/pod")
-	b.ReportMetric(float64(servers[1].storedBytes()), "untracked-etcd-bytes/pod")
+	b.ReportMetric(float64(writers[0].storedBytes()), "tracked-etcd-bytes/pod")
+	b.ReportMetric(float64(writers[1].storedBytes()), "untracked-etcd-bytes/pod")
 }
 
 // storedBytes is the size of the value etcd holds for the last pod written.
@@ -78,15 +72,6 @@ func (w *podWriter) storedBytes() int {
 		w.b.Fatalf("read %s from etcd: %v", key, err)
 	}
 	return len(resp.Kvs[0].Value)
-}
-
-// processCPU is the CPU time (user and system) this process has used.
-func processCPU(b *testing.B) time.Duration {
-	var ru syscall.Rusage
-	if err := syscall.Getrusage(syscall.RUSAGE_SELF, &ru); err != nil {
-		b.Fatal(err)
-	}
-	return time.Duration(ru.Utime.Nano() + ru.Stime.Nano())
 }
 
 // podWriter creates and replaces pods in a namespace of its own.
