@@ -89,8 +89,17 @@ func (s *Server) buildStorage(ctx context.Context, cfg Config) error {
 	return nil
 }
 
+// noWatchCache are the resources served from etcd alone whatever the
+// configuration: Events, as Kubernetes' DefaultWatchCacheSizes disables
+// their watch cache (pkg/kubeapiserver/default_storage_factory_builder.go).
+// They are the most written kind (each pod start writes several) and
+// the least read; caching them cost every event write a copy, its
+// selector fields and a place in the ring, and at 30 000 pods some 60 000
+// cached objects nobody watched.
+var noWatchCache = map[api.GroupResource]bool{{Resource: "events"}: true}
+
 // newStorage is the storage of one resource: cfg.NewStorage's, or etcd
-// alone (DisableWatchCache), or etcd behind a watch cache. ready (nil when
+// alone (DisableWatchCache, noWatchCache), or etcd behind a watch cache. ready (nil when
 // there is nothing to wait for) tells when it can serve; stop ends it.
 // Custom resources get theirs from here too, when their CRD is served.
 func (s *Server) newStorage(ctx context.Context, cfg Config, info *api.ResourceInfo) (st store.Interface, ready func(context.Context) error, stop func(), err error) {
@@ -98,7 +107,7 @@ func (s *Server) newStorage(ctx context.Context, cfg Config, info *api.ResourceI
 	switch {
 	case cfg.NewStorage != nil:
 		st, err = cfg.NewStorage(ctx, info)
-	case cfg.DisableWatchCache:
+	case cfg.DisableWatchCache || noWatchCache[info.GroupResource()]:
 		st = store.New(cfg.Etcd, info)
 	default:
 		opts := cfg.WatchCache

@@ -139,6 +139,7 @@ func benchmarkScale(b *testing.B, nodes int, replicas int32, idle time.Duration)
 	}
 	b.ReportMetric(ms(list)/float64(b.N), "list-ms")
 	rss, peak := processRSS(b)
+	b.Logf("memory: %s", rssParts(b))
 	var mem runtime.MemStats
 	runtime.ReadMemStats(&mem)
 	b.ReportMetric(float64(rss)/(1<<20), "rss-MiB")

@@ -97,3 +97,20 @@ func refusals(b *testing.B, c *cluster.Cluster) string {
 	}
 	return strings.Join(parts, "; ")
 }
+
+// rssParts is /proc/self/status's split of the resident set: anonymous
+// memory (the Go heap, stacks) against file pages (etcd's bbolt file,
+// mapped into memory) and shared memory.
+func rssParts(b *testing.B) string {
+	status, err := os.ReadFile("/proc/self/status")
+	require.NoError(b, err)
+	var parts []string
+	for _, line := range strings.Split(string(status), "\n") {
+		for _, name := range []string{"RssAnon:", "RssFile:", "RssShmem:"} {
+			if strings.HasPrefix(line, name) {
+				parts = append(parts, strings.Join(strings.Fields(line), " "))
+			}
+		}
+	}
+	return strings.Join(parts, ", ")
+}
