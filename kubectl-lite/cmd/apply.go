@@ -5,6 +5,7 @@ import (
 	"encoding/json"
 	"fmt"
 	"reflect"
+	"slices"
 
 	"github.com/spf13/cobra"
 
@@ -154,15 +155,7 @@ func contains(have, want any) bool {
 		return ok
 	case []any:
 		h, ok := have.([]any)
-		if !ok || len(h) != len(w) {
-			return false
-		}
-		for i := range w {
-			if !contains(h[i], w[i]) {
-				return false
-			}
-		}
-		return true
+		return ok && slices.EqualFunc(h, w, contains)
 	}
 	return reflect.DeepEqual(have, want)
 }

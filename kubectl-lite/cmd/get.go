@@ -5,10 +5,14 @@ import (
 	"context"
 	"encoding/json"
 	"fmt"
-	"sort"
+	"io"
+	"slices"
+	"strings"
+	"text/tabwriter"
 	"time"
 
 	"github.com/spf13/cobra"
+	"sigs.k8s.io/yaml"
 
 	"kubeloop/api"
 	"kubeloop/client"
@@ -59,6 +63,12 @@ func newEventsCommand(f *factory) *cobra.Command {
 	return c
 }
 
+// kindTable is a Table of objects of one kind.
+type kindTable struct {
+	*client.Table
+	info *api.ResourceInfo
+}
+
 // run gets the named objects or, for a TYPE alone, lists them, then watches
 // with -w. Every format reads a server-rendered Table: its rows are what
 // the table formats lay out, and with -o yaml or json (or to sort events)
@@ -66,22 +76,20 @@ func newEventsCommand(f *factory) *cobra.Command {
 // object is reported and the rest still printed, as kubectl does.
 func (o *getOptions) run(ctx context.Context, f *factory, args []string) error {
 	_, ts, err := f.resolve(args, true)
-	if err != nil {
+	switch {
+	case err != nil:
 		return err
-	}
-	p, err := newPrinter(f.streams.Out, o.output, o.allNamespaces, o.showLabels)
-	if err == nil && o.watch && !p.table() {
-		err = usageErrorf("-w prints table rows: it does not go with -o %s", o.output)
-	}
-	if err != nil {
-		return err
+	case !slices.Contains([]string{"", "wide", "yaml", "json", "name"}, o.output):
+		return usageErrorf("unable to match a printer suitable for the output format %q, allowed formats are: json,name,wide,yaml", o.output)
+	case o.watch && !o.table():
+		return usageErrorf("-w prints table rows: it does not go with -o %s", o.output)
 	}
 	list, ns := ts[0].name == "", f.namespace
 	if list && o.allNamespaces {
 		ns, ts[0].d = api.NamespaceAll, ts[0].d.Namespace(api.NamespaceAll)
 	}
 	include := "" // the rows' objects: metadata only, unless they are printed or sorted
-	if p.format == "yaml" || p.format == "json" || o.byEventTime {
+	if o.objects() || o.byEventTime {
 		include = "Object"
 	}
 	opts := client.ListOptions{LabelSelector: o.selector}
@@ -109,28 +117,120 @@ func (o *getOptions) run(ctx context.Context, f *factory, args []string) error {
 	if len(tables) == 1 && o.byEventTime { // the events' own times, which no column carries exactly
 		err = cmp.Or(sortRowsByEventTime(tables[0].Rows), err)
 	}
-	if perr := p.print(tables, list, !list && len(ts) == 1); perr != nil || err != nil {
+	if perr := o.print(f.streams.Out, tables, list, !list && len(ts) == 1); perr != nil || err != nil {
 		return cmp.Or(perr, err)
 	}
 	switch {
-	case list && n == 0 && p.format != "yaml" && p.format != "json" && !o.watch:
+	case list && n == 0 && !o.objects() && !o.watch:
 		msg := "No resources found"
 		if ts[0].info.Namespaced && ns != "" {
 			msg += " in " + ns + " namespace."
 		}
 		fmt.Fprintln(f.streams.ErrOut, msg)
-	case o.watch && list:
-		return watchRows(ctx, ts[0].d, p, opts, n == 0)
 	case o.watch:
-		last := ts[len(ts)-1]
-		return watchRows(ctx, last.d, p, client.ListOptions{FieldSelector: nameSelector(last.name), ResourceVersion: opts.ResourceVersion}, false)
+		last := ts[len(ts)-1] // a listing has one target
+		if !list {
+			opts = client.ListOptions{FieldSelector: nameSelector(last.name), ResourceVersion: opts.ResourceVersion}
+		}
+		return o.watchRows(ctx, f.streams.Out, last.d, opts, list && n == 0)
 	}
 	return nil
 }
 
+// table and objects tell the formats apart: "" and wide lay out the
+// server's columns (cli-runtime's printers/tableprinter.go), yaml and json
+// print the objects the rows carry, and name prints the rows' names.
+func (o *getOptions) table() bool   { return o.output == "" || o.output == "wide" }
+func (o *getOptions) objects() bool { return o.output == "yaml" || o.output == "json" }
+
+// print writes tables in o's format. With yaml or json a listing prints
+// inside a List, even an empty one, and single (the user named one object)
+// prints bare.
+func (o *getOptions) print(out io.Writer, tables []kindTable, list, single bool) error {
+	var objs []api.Object
+	for _, t := range tables {
+		if o.table() {
+			if err := o.printTable(out, t.Table, t.info.Namespaced, true); err != nil {
+				return err
+			}
+			continue
+		}
+		for _, row := range t.Rows {
+			obj := t.info.New() // from its metadata alone with -o name
+			if err := json.Unmarshal(row.Object, obj); err != nil {
+				return fmt.Errorf("table row: %w", err)
+			}
+			if o.output == "name" {
+				fmt.Fprintln(out, objectName(t.info, obj.GetObjectMeta().Name))
+			}
+			obj.GetObjectMeta().ManagedFields = nil // kubectl hides them unless --show-managed-fields
+			objs = append(objs, obj)
+		}
+	}
+	if !o.objects() || (len(objs) == 0 && !list) {
+		return nil
+	}
+	var v any = map[string]any{"apiVersion": "v1", "kind": "List", "metadata": map[string]any{"resourceVersion": ""}, "items": objs}
+	if single && len(objs) == 1 {
+		v = objs[0]
+	}
+	data, err := json.MarshalIndent(v, "", "    ")
+	if err != nil {
+		return err
+	}
+	if data = append(data, '\n'); o.output == "yaml" {
+		data, err = yaml.JSONToYAML(data)
+	}
+	if err == nil {
+		_, err = out.Write(data)
+	}
+	return err
+}
+
+// printTable lays out t's rows: priority-0 columns (all with -o wide), a
+// NAMESPACE column first with -A, LABELS last with --show-labels. header is
+// false for the rows that follow a watch's first batch.
+func (o *getOptions) printTable(out io.Writer, t *client.Table, namespaced, header bool) error {
+	withNS := o.allNamespaces && namespaced
+	tw := tabwriter.NewWriter(out, 6, 4, 3, ' ', 0) // kubectl's: columns padded by three spaces
+	line := func(namespace, labels string, cells []string) {
+		if withNS {
+			cells = append([]string{namespace}, cells...)
+		}
+		if o.showLabels {
+			cells = append(cells, labels)
+		}
+		fmt.Fprintln(tw, strings.Join(cells, "\t"))
+	}
+	var show []int
+	var names []string
+	for i, c := range t.ColumnDefinitions {
+		if c.Priority == 0 || o.output == "wide" {
+			show, names = append(show, i), append(names, strings.ToUpper(c.Name))
+		}
+	}
+	if header {
+		line("NAMESPACE", "LABELS", names)
+	}
+	for _, row := range t.Rows {
+		meta, err := row.ObjectMeta()
+		if err != nil && (withNS || o.showLabels) {
+			return fmt.Errorf("table row without object metadata: %w", err)
+		}
+		var cells []string
+		for _, i := range show {
+			if i < len(row.Cells) {
+				cells = append(cells, fmt.Sprint(row.Cells[i]))
+			}
+		}
+		line(meta.Namespace, cmp.Or(api.SelectorFromSet(meta.Labels).String(), "<none>"), cells)
+	}
+	return tw.Flush()
+}
+
 // watchRows prints each watch event, a one-row Table, until ctx ends or the
 // server closes the stream. kubectl re-lists and re-watches on expiry; we stop.
-func watchRows(ctx context.Context, d *client.DynamicResource, p *printer, opts client.ListOptions, header bool) error {
+func (o *getOptions) watchRows(ctx context.Context, out io.Writer, d *client.DynamicResource, opts client.ListOptions, header bool) error {
 	events, err := d.WatchTable(ctx, opts)
 	if err != nil {
 		return err
@@ -140,7 +240,7 @@ func watchRows(ctx context.Context, d *client.DynamicResource, p *printer, opts 
 			return ev.Err
 		}
 		if ev.Table != nil {
-			if err := p.printTable(ev.Table, d.Info().Namespaced, header); err != nil {
+			if err := o.printTable(out, ev.Table, d.Info().Namespaced, header); err != nil {
 				return err
 			}
 			header = false
@@ -152,21 +252,14 @@ func watchRows(ctx context.Context, d *client.DynamicResource, p *printer, opts 
 // sortRowsByEventTime orders the rows of an events Table (with whole
 // objects in them) by when each event last happened.
 func sortRowsByEventTime(rows []client.TableRow) error {
-	type timed struct {
-		row client.TableRow
-		at  time.Time
-	}
-	byTime := make([]timed, len(rows))
-	for i, r := range rows {
+	at := map[string]time.Time{} // by the row's object, unique by its UID
+	for _, r := range rows {
 		var e api.Event
 		if err := json.Unmarshal(r.Object, &e); err != nil {
 			return fmt.Errorf("event row: %w", err)
 		}
-		byTime[i] = timed{r, eventTime(&e)}
+		at[string(r.Object)] = eventTime(&e)
 	}
-	sort.SliceStable(byTime, func(a, b int) bool { return byTime[a].at.Before(byTime[b].at) })
-	for i, t := range byTime {
-		rows[i] = t.row
-	}
+	slices.SortStableFunc(rows, func(a, b client.TableRow) int { return at[string(a.Object)].Compare(at[string(b.Object)]) })
 	return nil
 }

@@ -85,10 +85,7 @@ func (f *factory) resolveOne(args []string, verb string) (*client.Client, target
 // qualifiedKind is how kubectl names a kind in messages: "pod",
 // "replicaset.apps", "lease.coordination.k8s.io".
 func qualifiedKind(info *api.ResourceInfo) string {
-	if info.Group == "" {
-		return strings.ToLower(info.Kind)
-	}
-	return strings.ToLower(info.Kind) + "." + info.Group
+	return strings.ToLower(strings.TrimSuffix(info.Kind+"."+info.Group, "."))
 }
 
 // objectName is the -o name form: "pod/web-1", "replicaset.apps/web".

@@ -22,16 +22,12 @@ type IOStreams struct {
 
 // usageError marks a mistake in the command line (not in the cluster): Run
 // prints the usage hint and exits 2, as kubectl does; other errors exit 1.
-// reportedError is one whose messages were already printed.
-type (
-	usageError    struct{ msg string }
-	reportedError struct{}
-)
+type usageError struct{ error }
 
-func (e *usageError) Error() string { return e.msg }
-func (reportedError) Error() string { return "errors were reported" }
+func usageErrorf(format string, args ...any) error { return usageError{fmt.Errorf(format, args...)} }
 
-func usageErrorf(format string, args ...any) error { return &usageError{fmt.Sprintf(format, args...)} }
+// errReported ends a command whose errors were already printed.
+var errReported = errors.New("errors were reported")
 
 // factory holds the global flags and turns them into a client, like
 // kubectl's cmdutil.Factory without the RESTMapper (every kind is in
@@ -101,10 +97,10 @@ func Run(ctx context.Context, args []string, streams IOStreams) int {
 	switch {
 	case err == nil:
 		return 0
-	case !f.started || errors.As(err, new(*usageError)):
+	case !f.started || errors.As(err, new(usageError)):
 		fmt.Fprintf(streams.ErrOut, "error: %s\nUsage: %s\nSee '%s --help' for usage.\n", err, c.UseLine(), c.CommandPath())
 		return 2
-	case !errors.As(err, new(reportedError)):
+	case !errors.Is(err, errReported):
 		fmt.Fprintln(streams.ErrOut, errorMessage(err))
 	}
 	return 1
@@ -148,7 +144,7 @@ func forEach[T any](f *factory, items []T, do func(T) error) error {
 		}
 	}
 	if failed {
-		return reportedError{}
+		return errReported
 	}
 	return nil
 }
