@@ -21,7 +21,8 @@ import (
 	"kubeloop/watchcache"
 )
 
-// WatchCacheOptions tunes the watch cache in front of every resource.
+// WatchCacheOptions tunes the watch cache in front of every resource but
+// those of noWatchCache.
 type WatchCacheOptions = watchcache.Options
 
 // restStorageProviders is how each resource's REST storage is made: its
