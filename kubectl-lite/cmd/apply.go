@@ -34,7 +34,7 @@ func newWriteCommand(f *factory, verb string) *cobra.Command {
 			if err != nil {
 				return err
 			}
-			return forEach(f, manifests, func(m *manifest) error {
+			return forEach(f, manifests, func(m target) error {
 				result, err := write(c.Context(), m)
 				if err != nil {
 					return fmt.Errorf("error when %s %q: %w", doing, m.source, err)
@@ -48,7 +48,7 @@ func newWriteCommand(f *factory, verb string) *cobra.Command {
 	return c
 }
 
-func createOne(ctx context.Context, m *manifest) (string, error) {
+func createOne(ctx context.Context, m target) (string, error) {
 	obj, err := m.typed()
 	if err == nil {
 		_, err = m.d.Create(ctx, obj, client.CreateOptions{FieldManager: "kubectl-create"})
@@ -62,7 +62,7 @@ func createOne(ctx context.Context, m *manifest) (string, error) {
 // manifest, the last-applied manifest and the live object. kubectl sends a
 // strategic merge patch for built-in kinds; we send a JSON merge patch, in
 // which lists are replaced whole rather than merged by key.
-func applyOne(ctx context.Context, m *manifest) (string, error) {
+func applyOne(ctx context.Context, m target) (string, error) {
 	md := m.obj["metadata"].(map[string]any) // it has a name: decodeDocument checked
 	annotations, _ := md["annotations"].(map[string]any)
 	delete(annotations, LastAppliedConfigAnnotation) // what was applied, not what applied it before
@@ -88,9 +88,7 @@ func applyOne(ctx context.Context, m *manifest) (string, error) {
 	if err != nil {
 		return "", err
 	}
-	if s := live.GetObjectMeta().Annotations[LastAppliedConfigAnnotation]; s != "" {
-		_ = json.Unmarshal([]byte(s), &original) // a corrupt annotation only loses deletions
-	}
+	_ = json.Unmarshal([]byte(live.GetObjectMeta().Annotations[LastAppliedConfigAnnotation]), &original) // none, or a corrupt one, only loses deletions
 	patch := threeWayMergePatch(original, m.obj, current)
 	if len(patch) == 0 {
 		return "unchanged", nil

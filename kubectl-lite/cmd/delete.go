@@ -2,7 +2,6 @@ package cmd
 
 import (
 	"cmp"
-	"encoding/json"
 	"fmt"
 
 	"github.com/spf13/cobra"
@@ -12,11 +11,9 @@ import (
 )
 
 func newDeleteCommand(f *factory) *cobra.Command {
-	var (
-		files   []string
-		cascade string
-		wait    bool
-	)
+	var files []string
+	var cascade string
+	var wait bool
 	c := &cobra.Command{
 		Use:   "delete (TYPE NAME... | TYPE/NAME... | -f FILE)",
 		Short: "Delete objects by name or by file",
@@ -34,11 +31,7 @@ func newDeleteCommand(f *factory) *cobra.Command {
 			case len(files) > 0 && len(args) > 0:
 				return usageErrorf("cannot specify both -f and resource names")
 			case len(files) > 0:
-				var ms []*manifest
-				ms, err = readManifests(f, files)
-				for _, m := range ms {
-					ts = append(ts, m.target)
-				}
+				ts, err = readManifests(f, files)
 			default:
 				_, ts, err = f.resolve(args, false)
 			}
@@ -69,10 +62,8 @@ func newDeleteCommand(f *factory) *cobra.Command {
 }
 
 func newScaleCommand(f *factory) *cobra.Command {
-	var (
-		replicas int32
-		wait     bool
-	)
+	var replicas int32
+	var wait bool
 	c := &cobra.Command{
 		Use:   "scale TYPE NAME --replicas N [--wait]",
 		Short: "Set the number of replicas through the scale subresource",
@@ -85,7 +76,7 @@ func newScaleCommand(f *factory) *cobra.Command {
 				return err
 			}
 			// A kind without the scale subresource is the server's NotFound.
-			patch, _ := json.Marshal(map[string]any{"spec": map[string]any{"replicas": replicas}})
+			patch := fmt.Appendf(nil, `{"spec":{"replicas":%d}}`, replicas)
 			if _, err := t.d.Patch(c.Context(), t.name, client.MergePatchType, patch, client.PatchOptions{FieldManager: "kubectl-scale"}, "scale"); err != nil {
 				return err
 			}

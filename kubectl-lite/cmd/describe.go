@@ -7,7 +7,6 @@ import (
 	"io"
 	"maps"
 	"slices"
-	"sort"
 	"strings"
 	"text/tabwriter"
 	"time"
@@ -203,7 +202,7 @@ func describeEvents(ctx context.Context, cli *client.Client, w describeWriter, o
 		w.line(0, "Events:\t<none>")
 		return nil
 	}
-	sort.SliceStable(events, func(i, j int) bool { return eventTime(events[i]).Before(eventTime(events[j])) })
+	slices.SortStableFunc(events, func(a, b *api.Event) int { return eventTime(a).Compare(eventTime(b)) })
 	w.line(0, "Events:")
 	w.line(1, "Type\tReason\tAge\tFrom\tMessage")
 	w.line(1, "----\t------\t----\t----\t-------")

@@ -84,9 +84,9 @@ func (o *getOptions) run(ctx context.Context, f *factory, args []string) error {
 	case o.watch && !o.table():
 		return usageErrorf("-w prints table rows: it does not go with -o %s", o.output)
 	}
-	list, ns := ts[0].name == "", f.namespace
+	list := ts[0].name == ""
 	if list && o.allNamespaces {
-		ns, ts[0].d = api.NamespaceAll, ts[0].d.Namespace(api.NamespaceAll)
+		ts[0].d = ts[0].d.Namespace(api.NamespaceAll)
 	}
 	include := "" // the rows' objects: metadata only, unless they are printed or sorted
 	if o.objects() || o.byEventTime {
@@ -94,7 +94,6 @@ func (o *getOptions) run(ctx context.Context, f *factory, args []string) error {
 	}
 	opts := client.ListOptions{LabelSelector: o.selector}
 	var tables []kindTable
-	n := 0 // objects found
 	err = forEach(f, ts, func(t target) error {
 		var tbl *client.Table
 		var err error
@@ -106,7 +105,7 @@ func (o *getOptions) run(ctx context.Context, f *factory, args []string) error {
 		if err != nil {
 			return err
 		}
-		opts.ResourceVersion, n = tbl.Metadata.ResourceVersion, n+len(tbl.Rows)
+		opts.ResourceVersion = tbl.Metadata.ResourceVersion
 		if k := len(tables) - 1; k >= 0 && tables[k].info == t.info { // one kind in a row prints as one Table
 			tables[k].Rows = append(tables[k].Rows, tbl.Rows...)
 		} else if len(tbl.Rows) > 0 {
@@ -121,10 +120,10 @@ func (o *getOptions) run(ctx context.Context, f *factory, args []string) error {
 		return cmp.Or(perr, err)
 	}
 	switch {
-	case list && n == 0 && !o.objects() && !o.watch:
+	case list && len(tables) == 0 && !o.objects() && !o.watch:
 		msg := "No resources found"
-		if ts[0].info.Namespaced && ns != "" {
-			msg += " in " + ns + " namespace."
+		if ts[0].info.Namespaced && !o.allNamespaces {
+			msg += " in " + f.namespace + " namespace."
 		}
 		fmt.Fprintln(f.streams.ErrOut, msg)
 	case o.watch:
@@ -132,7 +131,7 @@ func (o *getOptions) run(ctx context.Context, f *factory, args []string) error {
 		if !list {
 			opts = client.ListOptions{FieldSelector: nameSelector(last.name), ResourceVersion: opts.ResourceVersion}
 		}
-		return o.watchRows(ctx, f.streams.Out, last.d, opts, list && n == 0)
+		return o.watchRows(ctx, f.streams.Out, last.d, opts, list && len(tables) == 0)
 	}
 	return nil
 }
@@ -175,10 +174,7 @@ func (o *getOptions) print(out io.Writer, tables []kindTable, list, single bool)
 		v = objs[0]
 	}
 	data, err := json.MarshalIndent(v, "", "    ")
-	if err != nil {
-		return err
-	}
-	if data = append(data, '\n'); o.output == "yaml" {
+	if data = append(data, '\n'); err == nil && o.output == "yaml" {
 		data, err = yaml.JSONToYAML(data)
 	}
 	if err == nil {
@@ -239,12 +235,10 @@ func (o *getOptions) watchRows(ctx context.Context, out io.Writer, d *client.Dyn
 		if ev.Err != nil {
 			return ev.Err
 		}
-		if ev.Table != nil {
-			if err := o.printTable(out, ev.Table, d.Info().Namespaced, header); err != nil {
-				return err
-			}
-			header = false
+		if err := o.printTable(out, ev.Table, d.Info().Namespaced, header); err != nil { // no BOOKMARKs: not asked for
+			return err
 		}
+		header = false
 	}
 	return nil
 }

@@ -44,22 +44,18 @@ func newLabelCommand(f *factory, verb string) *cobra.Command {
 				if err != nil {
 					return err
 				}
-				current := obj.GetObjectMeta().Labels
-				if field == "annotations" {
-					current = obj.GetObjectMeta().Annotations
-				}
-				changes, err := labelChanges(current, args[split:], overwrite)
+				m := obj.GetObjectMeta()
+				changes, err := labelChanges(map[string]map[string]string{"labels": m.Labels, "annotations": m.Annotations}[field], args[split:], overwrite)
 				if err != nil {
 					return err
 				}
-				result := done
-				if len(changes) == 0 {
-					result = "not " + done
-				} else {
+				result := "not " + done
+				if len(changes) > 0 {
 					patch, _ := json.Marshal(map[string]any{"metadata": map[string]any{field: changes}})
 					if _, err := t.d.Patch(c.Context(), t.name, client.MergePatchType, patch, client.PatchOptions{FieldManager: "kubectl-" + verb}); err != nil {
 						return err
 					}
+					result = done
 				}
 				fmt.Fprintf(f.streams.Out, "%s %s\n", objectName(t.info, t.name), result)
 			}
@@ -75,18 +71,18 @@ func newLabelCommand(f *factory, verb string) *cobra.Command {
 func labelChanges(current map[string]string, updates []string, overwrite bool) (map[string]any, error) {
 	out := map[string]any{}
 	for _, u := range updates {
-		if key, ok := strings.CutSuffix(u, "-"); ok && !strings.Contains(u, "=") {
-			if _, exists := current[key]; exists {
-				out[key] = nil
-			}
-			continue
+		key, value, set := strings.Cut(u, "=")
+		if !set {
+			key = strings.TrimSuffix(key, "-")
 		}
-		key, value, _ := strings.Cut(u, "=")
 		old, exists := current[key]
-		if exists && old != value && !overwrite {
+		switch {
+		case !set && exists:
+			out[key] = nil
+		case !set || exists && old == value: // nothing to remove, or no change
+		case exists && !overwrite:
 			return nil, fmt.Errorf("'%s' already has a value (%s), and --overwrite is false", key, old)
-		}
-		if !exists || old != value {
+		default:
 			out[key] = value
 		}
 	}

@@ -17,16 +17,8 @@ import (
 	"kubeloop/client"
 )
 
-// manifest is one object read from a file. It stays a JSON map, not a Go
-// struct, so that apply diffs exactly the fields the user wrote.
-type manifest struct {
-	target                // the object it names, with its client
-	source string         // the file, for messages
-	obj    map[string]any // as written, with the command's namespace if it had none
-}
-
-// typed decodes the manifest into its Go type.
-func (m *manifest) typed() (api.Object, error) {
+// typed decodes a manifest into its Go type.
+func (m target) typed() (api.Object, error) {
 	data, _ := json.Marshal(m.obj) // it was decoded from JSON: it encodes
 	obj, err := decodeStrict(m.info, data)
 	if err != nil {
@@ -57,7 +49,7 @@ var documentSeparator = regexp.MustCompile(`(?m)^---[ \t]*(#.*)?$`)
 // .yml and .json files, not recursively) and "-" (stdin) of paths. Each
 // namespaced object without a namespace gets the command's, as kubectl's
 // resource builder does before it records last-applied-configuration.
-func readManifests(f *factory, paths []string) ([]*manifest, error) {
+func readManifests(f *factory, paths []string) ([]target, error) {
 	if len(paths) == 0 {
 		return nil, usageErrorf("must specify -f")
 	}
@@ -77,7 +69,7 @@ func readManifests(f *factory, paths []string) ([]*manifest, error) {
 			}
 		}
 	}
-	var out []*manifest
+	var out []target
 	for _, file := range files {
 		source, read := file, func() ([]byte, error) { return os.ReadFile(file) }
 		if file == "-" {
@@ -103,7 +95,7 @@ func readManifests(f *factory, paths []string) ([]*manifest, error) {
 
 // decodeDocument turns one YAML or JSON document into manifests; a kind: List
 // gives one manifest per item.
-func decodeDocument(cli *client.Client, doc []byte, source, defaultNS string) ([]*manifest, error) {
+func decodeDocument(cli *client.Client, doc []byte, source, defaultNS string) ([]target, error) {
 	data, err := yaml.YAMLToJSON(doc)
 	if err != nil {
 		return nil, fmt.Errorf("error parsing %s: %w", source, err)
@@ -116,7 +108,7 @@ func decodeDocument(cli *client.Client, doc []byte, source, defaultNS string) ([
 	if obj["kind"] == "List" {
 		objs, _ = obj["items"].([]any)
 	}
-	var out []*manifest
+	var out []target
 	for _, item := range objs {
 		obj, _ := item.(map[string]any)
 		apiVersion, _ := obj["apiVersion"].(string)
@@ -135,8 +127,7 @@ func decodeDocument(cli *client.Client, doc []byte, source, defaultNS string) ([
 		if namespace == "" && all[i].Namespaced {
 			namespace, md["namespace"] = defaultNS, defaultNS
 		}
-		t := target{info: all[i], name: name, d: cli.Dynamic(all[i]).Namespace(namespace)}
-		out = append(out, &manifest{target: t, source: source, obj: obj})
+		out = append(out, target{info: all[i], name: name, d: cli.Dynamic(all[i]).Namespace(namespace), source: source, obj: obj})
 	}
 	return out, nil
 }

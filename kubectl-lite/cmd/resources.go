@@ -23,12 +23,16 @@ func resourceFor(typ string) (*api.ResourceInfo, error) {
 	return nil, fmt.Errorf("the server doesn't have a resource type %q", typ)
 }
 
-// target is one object the user pointed at, with the client of its kind in
-// the namespace of the command.
+// target is one object the user pointed at, by name or in a manifest, with
+// the client of its kind in the namespace of the command.
 type target struct {
 	info *api.ResourceInfo
 	name string
 	d    *client.DynamicResource
+	// A manifest's object stays a JSON map, not a Go struct, so that apply
+	// diffs exactly the fields the user wrote.
+	source string         // the file, for messages
+	obj    map[string]any // as written, with the command's namespace if it had none
 }
 
 // resolve is the start of every command that names objects: it reads "TYPE
@@ -38,23 +42,21 @@ func (f *factory) resolve(args []string, allowNoName bool) (*client.Client, []ta
 	if len(args) == 0 {
 		return nil, nil, usageErrorf("you must specify the type of resource")
 	}
-	refs, slashed := args, strings.Contains(args[0], "/") // "TYPE/NAME" each, or made so
-	if !slashed {
-		refs = []string{args[0] + "/"} // TYPE alone
-		if len(args) > 1 {
-			refs = nil
-		}
-		for _, name := range args[1:] {
-			refs = append(refs, args[0]+"/"+name)
-		}
+	typ, names, slashed := args[0], args[1:], strings.Contains(args[0], "/")
+	if slashed {
+		names = args // each TYPE/NAME
+	} else if len(names) == 0 {
+		names = []string{""} // TYPE alone
 	}
 	cli, err := f.Client()
 	if err != nil {
 		return nil, nil, err
 	}
 	var ts []target
-	for _, ref := range refs {
-		typ, name, _ := strings.Cut(ref, "/")
+	for _, name := range names {
+		if slashed {
+			typ, name, _ = strings.Cut(name, "/")
+		}
 		info, err := resourceFor(typ)
 		switch {
 		case slashed && name == "":

@@ -51,9 +51,7 @@ func (f *factory) Client() (*client.Client, error) {
 		return nil, err
 	}
 	f.namespace = cmp.Or(f.namespace, kc.Namespace(""))
-	if f.as != "" {
-		cfg.Impersonate = client.ImpersonationConfig{UserName: f.as, Groups: f.asGroups}
-	}
+	cfg.Impersonate = client.ImpersonationConfig{UserName: f.as, Groups: f.asGroups} // no headers without --as
 	cfg.UserAgent = "kubectl-lite"
 	return client.NewForConfig(cfg)
 }
@@ -71,7 +69,6 @@ func newRootCommand(f *factory) *cobra.Command {
 		PersistentPreRun:  func(*cobra.Command, []string) { f.started = true },
 		CompletionOptions: cobra.CompletionOptions{DisableDefaultCmd: true},
 	}
-	root.SetIn(f.streams.In)
 	root.SetOut(f.streams.Out)
 	root.SetErr(f.streams.ErrOut)
 	pf := root.PersistentFlags()

@@ -5,7 +5,6 @@ import (
 	"context"
 	"fmt"
 	"io"
-	"slices"
 	"strings"
 
 	"github.com/spf13/cobra"
@@ -42,26 +41,23 @@ func newWatchSpineCommand(f *factory) *cobra.Command {
 			if err != nil {
 				return err
 			}
-			s := &spine{out: f.streams.Out, kind: t.info.Kind, name: t.name,
-				pods: map[string]*api.Pod{}, pendingEvents: map[string][]*api.Event{}}
+			s := &spine{out: f.streams.Out, kind: t.info.Kind, name: t.name, seen: map[string]api.Object{}, early: map[string][]*api.Event{}}
 			return s.run(c.Context(), cli, t.d, f.namespace)
 		},
 	}
 }
 
-// spine is the state of one watch-spine: what it has seen so far, so that
-// each new observation can be told apart from the last (a binding is
-// nodeName going from "" to a node, a status change is a new phase).
+// spine is what one watch-spine has seen, so that each new version of an
+// object can be told apart from the last (a binding is nodeName going from
+// "" to a node).
 type spine struct {
 	out        io.Writer
 	kind, name string
-	target     api.Object // last seen version of the watched object, nil before it exists
-	// pods are the target's pods (or the target pod), by UID.
-	pods map[string]*api.Pod
-	// pendingEvents are events about a UID not yet known to be one of our
-	// pods: the event watch and the pod watch are separate streams, so an
-	// event can arrive before the pod it is about.
-	pendingEvents map[string][]*api.Event
+	targetUID  string                // "" until the target exists
+	seen       map[string]api.Object // the last version of the target and of each of its pods, by UID
+	// early are events about a UID not yet seen: the event watch and the
+	// object watches are separate streams, so an event can come first.
+	early map[string][]*api.Event
 }
 
 func (s *spine) print(step int, rv, arrow, format string, args ...any) {
@@ -78,22 +74,25 @@ func (s *spine) run(ctx context.Context, cli *client.Client, d *client.DynamicRe
 	}
 	format := "waiting for %s/%s to be created (resourceVersion %s)\n"
 	if len(items) == 1 {
-		s.target, format = items[0], "watching %s/%s from resourceVersion %s\n"
+		m := items[0].GetObjectMeta()
+		s.targetUID, s.seen[m.UID], format = m.UID, items[0], "watching %s/%s from resourceVersion %s\n"
 	}
 	fmt.Fprintf(s.out, format, strings.ToLower(s.kind), s.name, rv)
-	watches := make([]api.Watcher, 3)
+	var watches [3]<-chan api.WatchEvent // the target, its pods, the events
 	for i, r := range []*client.DynamicResource{d, client.For[*api.Pod](cli).Namespace(ns).Dynamic(), client.For[*api.Event](cli).Namespace(ns).Dynamic()} {
 		opts := client.ListOptions{ResourceVersion: rv}
-		if i == 0 {
+		switch {
+		case i == 0:
 			opts.FieldSelector = nameSelector(s.name)
+		case i == 1 && s.kind == "Pod":
+			continue // a pod target's watch is the pod watch: no second copy of each version
 		}
-		if watches[i], err = r.Watch(ctx, opts); err != nil {
+		w, err := r.Watch(ctx, opts)
+		if err != nil {
 			return err
 		}
-		defer watches[i].Stop()
-	}
-	if pod, ok := s.target.(*api.Pod); ok {
-		s.pods[pod.UID] = pod
+		defer w.Stop()
+		watches[i] = w.ResultChan()
 	}
 	for {
 		var ev api.WatchEvent
@@ -101,127 +100,113 @@ func (s *spine) run(ctx context.Context, cli *client.Client, d *client.DynamicRe
 		select {
 		case <-ctx.Done():
 			return nil
-		case ev, ok = <-watches[0].ResultChan():
-			if ok && ev.Type != api.Error && ev.Type != api.Bookmark {
-				s.onTarget(ev)
-			}
-		case ev, ok = <-watches[1].ResultChan():
-			if pod, isPod := ev.Object.(*api.Pod); ok && isPod && ev.Type != api.Bookmark {
-				s.onPod(ev.Type, pod)
-			}
-		case ev, ok = <-watches[2].ResultChan():
-			if e, isEvent := ev.Object.(*api.Event); ok && isEvent && ev.Type == api.Added {
-				s.onEvent(e)
-			}
+		case ev, ok = <-watches[0]:
+		case ev, ok = <-watches[1]:
+		case ev, ok = <-watches[2]:
 		}
-		if !ok {
+		e, isEvent := ev.Object.(*api.Event)
+		switch {
+		case !ok:
 			return fmt.Errorf("a watch ended; start watch-spine again")
-		}
-		if ev.Type == api.Error {
+		case ev.Type == api.Error:
 			return fmt.Errorf("watch error: %v", ev.Object)
+		case isEvent && ev.Type == api.Added: // an Event's repeats are MODIFIED: its count
+			s.onEvent(e)
+		case !isEvent: // no BOOKMARKs: not asked for
+			s.onObject(ev.Type, ev.Object)
 		}
 	}
 }
 
-// onTarget reports writes to the watched object: a spec change is steps
-// 1-3 (the write, its revision, the watch event every informer receives), a
-// status change is the controller's sync (4) or, for a pod, the kubelet's (10).
-func (s *spine) onTarget(ev api.WatchEvent) {
-	m := ev.Object.GetObjectMeta()
-	rv, what := m.ResourceVersion, strings.ToLower(s.kind)+"/"+s.name
-	prev := s.target
-	s.target = ev.Object
-	switch {
-	case ev.Type == api.Deleted:
-		s.print(stepWatch, rv, "A-->>RS", "watch DELETED %s", what)
+// onObject reports what a version of the target or of one of its pods
+// changed since the last version seen, level-triggered like a controller.
+// A new generation of the target is steps 1-3 (the write, its revision, the
+// watch event every informer receives), a ReplicaSet's new status is its
+// controller's sync (4); a pod is pending (6), bound (7, 8), terminating, and
+// its status changes (10).
+func (s *spine) onObject(typ api.EventType, obj api.Object) {
+	m := obj.GetObjectMeta()
+	pod, isPod := obj.(*api.Pod)
+	isTarget := !isPod || s.kind == "Pod" && m.Name == s.name
+	if ref := api.GetControllerOf(m); !isTarget && (ref == nil || ref.UID != s.targetUID) {
+		return // a pod the target does not control
+	}
+	rv, what := m.ResourceVersion, "pod/"+m.Name
+	if isTarget {
+		s.targetUID, what = m.UID, strings.ToLower(s.kind)+"/"+s.name
+	}
+	prev, known := s.seen[m.UID]
+	if typ == api.Deleted {
+		if known {
+			s.print(stepWatch, rv, "A-->>RS", "watch DELETED %s", what)
+		}
+		delete(s.seen, m.UID)
 		return
-	case prev == nil || prev.GetObjectMeta().Generation != m.Generation:
+	}
+	s.seen[m.UID] = obj
+	defer s.flushEvents(m.UID)
+	if isTarget && (!known || prev.GetObjectMeta().Generation != m.Generation) {
 		replicas := ""
-		if rs, ok := ev.Object.(*api.ReplicaSet); ok {
+		if rs, ok := obj.(*api.ReplicaSet); ok {
 			replicas = fmt.Sprintf(" spec.replicas=%d", *rs.Spec.Replicas) // defaulted by the apiserver
 		}
 		s.print(stepWrite, rv, "K->>A", "write %s%s (generation %d)", what, replicas, m.Generation)
 		s.print(stepStore, rv, "A->>E", "stored in etcd at resourceVersion %s", rv)
-		s.print(stepWatch, rv, "A-->>RS", "watch %s %s: a hint to re-read, not an instruction", ev.Type, what)
+		s.print(stepWatch, rv, "A-->>RS", "watch %s %s: a hint to re-read, not an instruction", typ, what)
 	}
-	if rs, ok := ev.Object.(*api.ReplicaSet); ok && rs.Status.ObservedGeneration > 0 {
-		st, old := rs.Status, &api.ReplicaSetStatus{}
-		if prevRS, ok := prev.(*api.ReplicaSet); ok {
-			old = &prevRS.Status
-		}
-		if old.Replicas != st.Replicas || old.ReadyReplicas != st.ReadyReplicas || old.ObservedGeneration != st.ObservedGeneration {
-			s.print(stepSync, rv, "RS->>A", "status replicas=%d ready=%d observedGeneration=%d", st.Replicas, st.ReadyReplicas, st.ObservedGeneration)
+	if rs, ok := obj.(*api.ReplicaSet); ok && rs.Status.ObservedGeneration > 0 {
+		if old, _ := prev.(*api.ReplicaSet); old == nil || syncStatus(old) != syncStatus(rs) {
+			s.print(stepSync, rv, "RS->>A", "%s", syncStatus(rs))
 		}
 	}
-	// A pod target's binding and status are reported by onPod, from the pod
-	// watch, which sees the same writes.
-	s.flushEvents(m.UID)
-}
-
-// onPod reports the life of one of our pods: created and pending (6), bound
-// (7, 8), its status (10), deleted.
-func (s *spine) onPod(typ api.EventType, pod *api.Pod) {
-	if !s.ours(pod) {
+	if !isPod {
 		return
 	}
-	rv, what := pod.ResourceVersion, "pod/"+pod.Name
-	prev, known := s.pods[pod.UID]
-	s.pods[pod.UID] = pod
+	old, _ := prev.(*api.Pod) // nil for a new pod
 	switch {
-	case typ == api.Deleted:
-		s.print(stepWatch, rv, "A-->>RS", "watch DELETED %s", what)
-		delete(s.pods, pod.UID)
-		return
-	case !known && pod.Spec.NodeName == "":
+	case old == nil && pod.Spec.NodeName == "":
 		s.print(stepPending, rv, "A-->>S", "watch ADDED %s: pending, no node yet", what)
-	}
-	if (prev == nil || prev.Spec.NodeName == "") && pod.Spec.NodeName != "" {
+	case (old == nil || old.Spec.NodeName == "") && pod.Spec.NodeName != "":
 		s.print(stepBind, rv, "S->>A", "%s bound to node %s", what, pod.Spec.NodeName)
 		s.print(stepBound, rv, "A-->>KL", "watch MODIFIED %s, now on node %s's list", what, pod.Spec.NodeName)
 	}
-	if prev != nil && prev.DeletionTimestamp == nil && pod.DeletionTimestamp != nil {
+	if old != nil && old.DeletionTimestamp == nil && pod.DeletionTimestamp != nil {
 		s.print(stepWatch, rv, "A-->>KL", "%s is terminating", what)
 	}
 	// A new pod's Pending phase is the apiserver's default, not a report:
 	// only changes after creation are the kubelet's.
-	if prev != nil && (podPhase(prev) != podPhase(pod) || readyCount(prev) != readyCount(pod)) {
-		s.print(stepStatus, rv, "KL->>A", "%s status %s, ready %d/%d", what, podPhase(pod), readyCount(pod), len(pod.Spec.Containers))
+	if old != nil && podStatus(old) != podStatus(pod) {
+		s.print(stepStatus, rv, "KL->>A", "%s %s", what, podStatus(pod))
 	}
-	s.flushEvents(pod.UID)
 }
 
-// ours: the target pod itself, or a pod the target ReplicaSet controls.
-func (s *spine) ours(pod *api.Pod) bool {
-	if s.kind == "Pod" {
-		return pod.Name == s.name
-	}
-	if s.target == nil {
-		return false
-	}
-	return slices.ContainsFunc(pod.OwnerReferences, func(ref api.OwnerReference) bool { return ref.UID == s.target.GetObjectMeta().UID })
+// syncStatus is what the ReplicaSet controller's sync reports (step 4).
+func syncStatus(rs *api.ReplicaSet) string {
+	st := rs.Status
+	return fmt.Sprintf("status replicas=%d ready=%d observedGeneration=%d", st.Replicas, st.ReadyReplicas, st.ObservedGeneration)
 }
 
-func readyCount(p *api.Pod) (n int) {
+// podStatus is what the kubelet reports of a pod (step 10).
+func podStatus(p *api.Pod) string {
+	ready := 0
 	for _, cs := range p.Status.ContainerStatuses {
 		if cs.Ready {
-			n++
+			ready++
 		}
 	}
-	return n
+	return fmt.Sprintf("status %s, ready %d/%d", podPhase(p), ready, len(p.Spec.Containers))
 }
 
 // onEvent reports an Event about the target or one of its pods, at the step
 // of the component that recorded it.
 func (s *spine) onEvent(e *api.Event) {
 	uid := e.InvolvedObject.UID
-	if s.target == nil || uid != s.target.GetObjectMeta().UID {
-		if _, ok := s.pods[uid]; !ok {
-			if len(s.pendingEvents) > 1000 {
-				clear(s.pendingEvents) // events about pods that never became ours
-			}
-			s.pendingEvents[uid] = append(s.pendingEvents[uid], e)
-			return
+	if _, ok := s.seen[uid]; !ok && uid != s.targetUID {
+		if len(s.early) > 1000 {
+			clear(s.early) // events about pods that never became ours
 		}
+		s.early[uid] = append(s.early[uid], e)
+		return
 	}
 	from := cmp.Or(e.Source.Component, e.ReportingController)
 	step, arrow := stepSync, "RS->>A"
@@ -237,9 +222,10 @@ func (s *spine) onEvent(e *api.Event) {
 		strings.ToLower(e.InvolvedObject.Kind), e.InvolvedObject.Name, strings.TrimSpace(e.Message))
 }
 
+// flushEvents reports the events that came before uid was seen.
 func (s *spine) flushEvents(uid string) {
-	events := s.pendingEvents[uid]
-	delete(s.pendingEvents, uid)
+	events := s.early[uid]
+	delete(s.early, uid)
 	for _, e := range events {
 		s.onEvent(e)
 	}
