@@ -2,6 +2,7 @@ package cmd
 
 import (
 	"cmp"
+	"context"
 	"fmt"
 
 	"github.com/spf13/cobra"
@@ -108,4 +109,31 @@ func newScaleCommand(f *factory) *cobra.Command {
 	c.Flags().Int32Var(&replicas, "replicas", 0, "the new desired number of replicas")
 	c.Flags().BoolVar(&wait, "wait", false, "wait, with a live progress line, until that many replicas are ready")
 	return c
+}
+
+// waitForChange reads the object, calls done with it (nil once it is gone)
+// and, until done says so, blocks for the next change, watching from the
+// version it read so no event can slip past. delete --wait and scale --wait
+// are built on it.
+func waitForChange(ctx context.Context, d *client.DynamicResource, name string, done func(api.Object) bool) error {
+	for {
+		obj, err := d.Get(ctx, name, client.GetOptions{})
+		if api.IsNotFound(err) {
+			obj, err = nil, nil
+		}
+		if err != nil || done(obj) {
+			return err
+		}
+		w, err := d.Watch(ctx, client.ListOptions{FieldSelector: nameSelector(name), ResourceVersion: obj.GetObjectMeta().ResourceVersion})
+		if err != nil {
+			return err
+		}
+		select {
+		case <-ctx.Done():
+			w.Stop()
+			return fmt.Errorf("stopped waiting for %s %q: %w", d.Info().Resource, name, ctx.Err())
+		case <-w.ResultChan(): // any event, or the stream's end: read again
+		}
+		w.Stop()
+	}
 }

@@ -8,16 +8,16 @@
 //	kubectl-lite ──client/ (HTTP)──▶ apiserver ──▶ watchcache ──▶ store ──▶ etcd
 //
 // The commands and their kubectl counterparts (staging/src/k8s.io/kubectl/pkg/cmd
-// at v1.37.2): get and events (get.go, printers.go: get/get.go, events/events.go)
-// ask the server for a Table (client.AcceptTable) and only lay out its rows
-// (cli-runtime's printers/tableprinter.go; the columns are apiserver/printers');
-// describe (describe.go: kubectl/pkg/describe/describe.go); create, apply
-// (apply.go, manifests.go: create/create.go, apply/apply.go, apply/patcher.go,
-// apimachinery's jsonmergepatch CreateThreeWayJSONMergePatch); delete, scale
-// (delete.go: delete/delete.go, scale/scale.go); label, annotate, edit
-// (label.go); watch-spine (spine.go: no counterpart); the shared start of
-// every command, resolving TYPE NAME to a client (resources.go: cli-runtime's
-// resource.Builder); errors and exit codes (root.go: cmd/util/helpers.go CheckErr).
+// at v1.37.2): get and events (get.go: get/get.go, events/events.go) ask the
+// server for a Table (client.AcceptTable) and only lay out its rows
+// (cli-runtime's printers/tableprinter.go); describe (describe.go:
+// kubectl/pkg/describe/describe.go); create and apply from files (apply.go:
+// create/create.go, apply/apply.go, apply/patcher.go, apimachinery's
+// jsonmergepatch CreateThreeWayJSONMergePatch); delete, scale (delete.go:
+// delete/delete.go, scale/scale.go); label, annotate, edit (label.go);
+// watch-spine (spine.go: no counterpart); the start of every command, TYPE
+// NAME resolved to a client, and its errors and exit codes (root.go:
+// cli-runtime's resource.Builder, cmd/util/helpers.go CheckErr).
 //
 // What it leaves out, and why that is fine for learning: discovery and the
 // RESTMapper (every kind is in api.Builtin()); strategic merge patch (apply
