@@ -213,6 +213,28 @@ func (r *DynamicResource) UpdateStatus(ctx context.Context, obj api.Object, opts
 	return r.write(ctx, http.MethodPut, r.path(r.objectNamespace(obj), name, "status"), opts.query(), obj, r.info.GroupVersion(), r.info.Kind, r.info.New)
 }
 
+// CreateJSON posts body, an object's JSON as someone wrote it, to the
+// collection. Decoded into its Go type, it would lose the fields its kind
+// does not have; sent as written, with FieldValidation Strict, the server
+// rejects them, as it does kubectl's manifests (client-go: the dynamic
+// client, whose objects are unstructured).
+func (r *DynamicResource) CreateJSON(ctx context.Context, body []byte, opts CreateOptions) (api.Object, error) {
+	reply, err := r.client.do(ctx, &request{verb: http.MethodPost, path: r.path(r.namespace, ""), query: opts.query(), body: body})
+	if err != nil {
+		return nil, err
+	}
+	return r.decode(reply)
+}
+
+// UpdateJSON replaces the object name with body, as CreateJSON creates.
+func (r *DynamicResource) UpdateJSON(ctx context.Context, name string, body []byte, opts UpdateOptions) (api.Object, error) {
+	reply, err := r.client.do(ctx, &request{verb: http.MethodPut, path: r.path(r.namespace, name), query: opts.query(), body: body})
+	if err != nil {
+		return nil, err
+	}
+	return r.decode(reply)
+}
+
 // Patch applies a patch of type pt to the object (or to a subresource of it,
 // e.g. "status") and returns the result, decoded as r's kind.
 func (r *DynamicResource) Patch(ctx context.Context, name string, pt PatchType, data []byte, opts PatchOptions, subresources ...string) (api.Object, error) {

@@ -11,7 +11,6 @@ import (
 	"reflect"
 	"regexp"
 	"slices"
-	"strings"
 
 	"github.com/spf13/cobra"
 	"sigs.k8s.io/yaml"
@@ -55,11 +54,12 @@ func newWriteCommand(f *factory, verb string) *cobra.Command {
 	return c
 }
 
+// createOne and applyOne send the manifest as written and let the server
+// reject a field its kind does not have (fieldValidation=Strict), as kubectl
+// does: decoded into the Go type here, the field would be dropped unseen.
 func createOne(ctx context.Context, m target) (string, error) {
-	obj, err := m.typed()
-	if err == nil {
-		_, err = m.d.Create(ctx, obj, client.CreateOptions{FieldManager: "kubectl-create"})
-	}
+	data, _ := json.Marshal(m.obj) // it was decoded from JSON: it encodes
+	_, err := m.d.CreateJSON(ctx, data, client.CreateOptions{FieldManager: "kubectl-create", FieldValidation: client.FieldValidationStrict})
 	return "created", err
 }
 
@@ -79,13 +79,10 @@ func applyOne(ctx context.Context, m target) (string, error) {
 	lastApplied, _ := json.Marshal(m.obj) // it was decoded from JSON: it encodes
 	// kubectl's encoder ends the JSON with a newline; keep it byte for byte.
 	api.SetNestedField(m.obj, string(lastApplied)+"\n", "metadata", "annotations", LastAppliedConfigAnnotation)
-	obj, err := m.typed()
-	if err != nil {
-		return "", err
-	}
 	live, err := m.d.Get(ctx, m.name, client.GetOptions{})
 	if api.IsNotFound(err) {
-		_, err = m.d.Create(ctx, obj, client.CreateOptions{FieldManager: "kubectl-client-side-apply"})
+		data, _ := json.Marshal(m.obj)
+		_, err = m.d.CreateJSON(ctx, data, client.CreateOptions{FieldManager: "kubectl-client-side-apply", FieldValidation: client.FieldValidationStrict})
 		return "created", err
 	}
 	var current, original map[string]any
@@ -101,7 +98,7 @@ func applyOne(ctx context.Context, m target) (string, error) {
 		return "unchanged", nil
 	}
 	data, _ := json.Marshal(patch) // it was decoded from JSON: it encodes
-	_, err = m.d.Patch(ctx, m.name, client.MergePatchType, data, client.PatchOptions{FieldManager: "kubectl-client-side-apply"})
+	_, err = m.d.Patch(ctx, m.name, client.MergePatchType, data, client.PatchOptions{FieldManager: "kubectl-client-side-apply", FieldValidation: client.FieldValidationStrict})
 	return "configured", err
 }
 
@@ -163,31 +160,6 @@ func contains(have, want any) bool {
 		return ok && slices.EqualFunc(h, w, contains)
 	}
 	return reflect.DeepEqual(have, want)
-}
-
-// typed decodes a manifest into its Go type.
-func (m target) typed() (api.Object, error) {
-	data, _ := json.Marshal(m.obj) // it was decoded from JSON: it encodes
-	obj, err := decodeStrict(m.info, data)
-	if err != nil {
-		return nil, fmt.Errorf("error validating %q: %w", m.source, err)
-	}
-	return obj, nil
-}
-
-// decodeStrict decodes YAML or JSON data into info's Go type. A field the
-// type does not have is an error here, where kubectl lets the server reject
-// it (fieldValidation=Strict); our typed client would otherwise drop it.
-func decodeStrict(info *api.ResourceInfo, data []byte) (api.Object, error) {
-	obj := info.New()
-	data, err := yaml.YAMLToJSON(data)
-	if err == nil {
-		var unknown []string
-		if unknown, _, err = api.DecodeStrict(data, obj); err == nil && len(unknown) > 0 {
-			err = fmt.Errorf("unknown field %q", strings.Join(unknown, `", "`))
-		}
-	}
-	return obj, err
 }
 
 // documentSeparator is a YAML "---" line.

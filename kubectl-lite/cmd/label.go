@@ -113,13 +113,14 @@ func newEditCommand(f *factory) *cobra.Command {
 				fmt.Fprintln(f.streams.Out, "Edit cancelled, no changes made.")
 				return nil
 			}
-			edited, err := decodeStrict(t.info, after)
+			edited, err := yaml.YAMLToJSON(after)
 			if err != nil {
 				return fmt.Errorf("the edited file had a syntax error: %w", err)
 			}
 			// The resourceVersion read above goes back with the PUT, so an
-			// edit made on a stale copy is a Conflict rather than a lost update.
-			if _, err := t.d.Update(c.Context(), edited, client.UpdateOptions{FieldManager: "kubectl-edit"}); err != nil {
+			// edit made on a stale copy is a Conflict rather than a lost update;
+			// the server rejects unknown fields, as for create.
+			if _, err := t.d.UpdateJSON(c.Context(), t.name, edited, client.UpdateOptions{FieldManager: "kubectl-edit", FieldValidation: client.FieldValidationStrict}); err != nil {
 				return err
 			}
 			fmt.Fprintf(f.streams.Out, "%s edited\n", objectName(t.info, t.name))

@@ -159,3 +159,23 @@ func TestScaleWaitShowsProgressUntilReady(t *testing.T) {
 	assert.Equal(t, 2, r.code)
 	assert.Contains(t, r.err, "--replicas=COUNT flag is required")
 }
+
+func TestCreateApplyAndEditLeaveUnknownFieldsToTheServer(t *testing.T) {
+	ns := newNamespace(t)
+	typo := "apiVersion: v1\nkind: ConfigMap\nmetadata: {name: typo, lables: {a: b}}\ndta: {k: v}\n"
+	for _, verb := range []string{"create", "apply"} {
+		r := kl(t, ns, typo, verb, "-f", "-")
+		assert.Equal(t, 1, r.code, verb)
+		assert.Regexp(t, `^Error from server \(BadRequest\): error when (creating|applying) "STDIN": .*unknown field "dta"`, r.err, verb)
+		assert.Contains(t, r.err, `unknown field "metadata.lables"`, verb)
+	}
+	mustKL(t, ns, "apiVersion: v1\nkind: ConfigMap\nmetadata: {name: typo}\n", "apply", "-f", "-")
+	r := kl(t, ns, typo, "apply", "-f", "-") // now a patch of the live object
+	assert.Equal(t, 1, r.code)
+	assert.Contains(t, r.err, `unknown field "dta"`)
+
+	t.Setenv("KUBE_EDITOR", `sed -i "s/^kind: ConfigMap/kind: ConfigMap\ndta: {k: v}/"`)
+	r = kl(t, ns, "", "edit", "cm", "typo")
+	assert.Equal(t, 1, r.code)
+	assert.Regexp(t, `^Error from server \(BadRequest\): .*unknown field "dta"`, r.err)
+}
