@@ -22,14 +22,12 @@
 // What it leaves out, and why that is fine for learning: discovery and the
 // RESTMapper (every kind is in api.Builtin()); strategic merge patch (apply
 // is client-side with a JSON merge patch, so lists are replaced whole),
-// server-side apply, --prune, --dry-run, --validate and diff (manifests go as
-// written, for the server to reject unknown fields: fieldValidation=Strict);
-// -o yaml, json and name read the objects from a Table's rows
-// (includeObject=Object), where kubectl asks for the objects themselves; -w
-// prints table rows only and stops when the server ends the watch instead of
-// re-listing; -o jsonpath and custom-columns, sorting, --field-selector,
-// --timeout, delete --grace-period and --all; only the kubeconfig's current
-// context and credentials (no --context, --server, --token); edit does not
-// reopen the editor on errors; no logs, exec, port-forward, rollout, config,
-// auth or plugins.
+// server-side apply, --prune, --dry-run, --validate (manifests go as written,
+// for the server's fieldValidation=Strict) and diff; -o jsonpath and
+// custom-columns, sorting, --field-selector, --timeout, delete --grace-period
+// and --all; contexts and credentials other than the kubeconfig's current
+// ones; logs, exec, port-forward, rollout, config, auth and plugins. -o yaml,
+// json and name read the objects from a Table's rows (includeObject=Object),
+// not the objects themselves; -w prints table rows and stops when the server
+// ends the watch (kubectl re-lists); edit does not reopen the editor on errors.
 package cmd
