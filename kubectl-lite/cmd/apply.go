@@ -85,13 +85,11 @@ func applyOne(ctx context.Context, m target) (string, error) {
 		_, err = m.d.CreateJSON(ctx, data, client.CreateOptions{FieldManager: "kubectl-client-side-apply", FieldValidation: client.FieldValidationStrict})
 		return "created", err
 	}
-	var current, original map[string]any
-	if err == nil {
-		current, err = toMap(live)
-	}
 	if err != nil {
 		return "", err
 	}
+	current, _ := toMap(live) // it was decoded from JSON: it encodes
+	var original map[string]any
 	_ = json.Unmarshal([]byte(live.GetObjectMeta().Annotations[LastAppliedConfigAnnotation]), &original) // none, or a corrupt one, only loses deletions
 	patch := threeWayMergePatch(original, m.obj, current)
 	if len(patch) == 0 {

@@ -173,13 +173,11 @@ func (o *getOptions) print(out io.Writer, tables []kindTable, list, single bool)
 	if single && len(objs) == 1 {
 		v = objs[0]
 	}
-	data, err := json.MarshalIndent(v, "", "    ")
-	if data = append(data, '\n'); err == nil && o.output == "yaml" {
-		data, err = yaml.JSONToYAML(data)
+	data, _ := json.MarshalIndent(v, "", "    ") // decoded from JSON: they encode
+	if data = append(data, '\n'); o.output == "yaml" {
+		data, _ = yaml.JSONToYAML(data) // JSON is YAML
 	}
-	if err == nil {
-		_, err = out.Write(data)
-	}
+	_, err := out.Write(data)
 	return err
 }
 

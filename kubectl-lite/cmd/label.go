@@ -99,13 +99,11 @@ func newEditCommand(f *factory) *cobra.Command {
 				return err
 			}
 			obj, err := t.d.Get(c.Context(), t.name, client.GetOptions{}) // with apiVersion and kind
-			var before, after []byte
-			if err == nil {
-				before, err = yaml.Marshal(obj)
+			if err != nil {
+				return err
 			}
-			if err == nil {
-				after, err = runEditor(f, before)
-			}
+			before, _ := yaml.Marshal(obj) // it was decoded from JSON: it encodes
+			after, err := runEditor(f, before)
 			if err != nil {
 				return err
 			}

@@ -222,15 +222,12 @@ func errorMessage(err error) string {
 // forEach runs do on every item; a failure is printed and the rest still
 // run, as kubectl does, and the command then exits 1.
 func forEach[T any](f *factory, items []T, do func(T) error) error {
-	failed := false
+	var failed error
 	for _, it := range items {
 		if err := do(it); err != nil {
 			fmt.Fprintln(f.streams.ErrOut, errorMessage(err))
-			failed = true
+			failed = errReported
 		}
 	}
-	if failed {
-		return errReported
-	}
-	return nil
+	return failed
 }
