@@ -12,9 +12,11 @@ import (
 )
 
 func newDeleteCommand(f *factory) *cobra.Command {
-	var files []string
-	var cascade string
-	var wait bool
+	var (
+		files   []string
+		cascade string
+		wait    bool
+	)
 	c := &cobra.Command{
 		Use:   "delete (TYPE NAME... | TYPE/NAME... | -f FILE)",
 		Short: "Delete objects by name or by file",
@@ -63,8 +65,10 @@ func newDeleteCommand(f *factory) *cobra.Command {
 }
 
 func newScaleCommand(f *factory) *cobra.Command {
-	var replicas int32
-	var wait bool
+	var (
+		replicas int32
+		wait     bool
+	)
 	c := &cobra.Command{
 		Use:   "scale TYPE NAME --replicas N [--wait]",
 		Short: "Set the number of replicas through the scale subresource",

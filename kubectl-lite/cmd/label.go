@@ -44,8 +44,11 @@ func newLabelCommand(f *factory, verb string) *cobra.Command {
 				if err != nil {
 					return err
 				}
-				m := obj.GetObjectMeta()
-				changes, err := labelChanges(map[string]map[string]string{"labels": m.Labels, "annotations": m.Annotations}[field], args[split:], overwrite)
+				current := obj.GetObjectMeta().Labels
+				if field == "annotations" {
+					current = obj.GetObjectMeta().Annotations
+				}
+				changes, err := labelChanges(current, args[split:], overwrite)
 				if err != nil {
 					return err
 				}

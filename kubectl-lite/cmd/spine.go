@@ -41,7 +41,8 @@ func newWatchSpineCommand(f *factory) *cobra.Command {
 			if err != nil {
 				return err
 			}
-			s := &spine{out: f.streams.Out, kind: t.info.Kind, name: t.name, seen: map[string]api.Object{}, early: map[string][]*api.Event{}}
+			s := &spine{out: f.streams.Out, kind: t.info.Kind, name: t.name,
+				seen: map[string]api.Object{}, early: map[string][]*api.Event{}}
 			return s.run(c.Context(), cli, t.d, f.namespace)
 		},
 	}
@@ -75,7 +76,8 @@ func (s *spine) run(ctx context.Context, cli *client.Client, d *client.DynamicRe
 	format := "waiting for %s/%s to be created (resourceVersion %s)\n"
 	if len(items) == 1 {
 		m := items[0].GetObjectMeta()
-		s.targetUID, s.seen[m.UID], format = m.UID, items[0], "watching %s/%s from resourceVersion %s\n"
+		s.targetUID, s.seen[m.UID] = m.UID, items[0]
+		format = "watching %s/%s from resourceVersion %s\n"
 	}
 	fmt.Fprintf(s.out, format, strings.ToLower(s.kind), s.name, rv)
 	var watches [3]<-chan api.WatchEvent // the target, its pods, the events
