@@ -21,7 +21,9 @@
 //     Status, one guessed from the HTTP code (newUnstructuredResponseError).
 //     Warning headers go to a WarningHandler (rest/warnings.go).
 //   - DynamicResource (dynamic.go): dynamic/simple.go, but decoding into the
-//     registered Go type of the kind instead of unstructured maps.
+//     registered Go type of the kind instead of unstructured maps;
+//     CreateJSON and UpdateJSON send a body as written (kubectl-lite's
+//     manifests), so that the server's field validation sees every field.
 //   - Resource[T] (typed.go): the generated typed clients
 //     (kubernetes/typed/core/v1/pod.go and friends), one generic type for all.
 //   - The watch stream (watch.go, watch_frames.go): watch/streamwatcher.go
