@@ -24,13 +24,11 @@ func newDescribeCommand(f *factory) *cobra.Command {
 		Short: "Show an object's key fields, its relations and its events",
 		RunE: func(c *cobra.Command, args []string) error {
 			cli, ts, err := f.resolve(args, false)
-			for i, t := range ts {
+			for i := 0; err == nil && i < len(ts); i++ { // up to the first error
 				if i > 0 {
 					fmt.Fprintln(f.streams.Out)
 				}
-				if err = describe(c.Context(), cli, f.streams.Out, t); err != nil {
-					break
-				}
+				err = describe(c.Context(), cli, f.streams.Out, ts[i])
 			}
 			return err
 		},
