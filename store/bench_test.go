@@ -4,8 +4,6 @@ import (
 	"context"
 	"encoding/json"
 	"fmt"
-	"sync"
-	"sync/atomic"
 	"testing"
 	"time"
 
@@ -106,36 +104,4 @@ func benchConfigMap(name string) *api.ConfigMap {
 		},
 		Data: map[string]string{"config.yaml": "replicas: 5\nimage: nginx:1.27\nport: 8080\n"},
 	}
-}
-
-// runConcurrently spreads b.N operations over c goroutines and reports the
-// rate as objects/s.
-func runConcurrently(b *testing.B, c int, op func(ctx context.Context, i int64) error) {
-	ctx := context.Background()
-	var next atomic.Int64
-	var wg sync.WaitGroup
-	var firstErr atomic.Value
-	b.ResetTimer()
-	start := time.Now()
-	for range c {
-		wg.Go(func() {
-			for {
-				i := next.Add(1) - 1
-				if i >= int64(b.N) {
-					return
-				}
-				if err := op(ctx, i); err != nil {
-					firstErr.CompareAndSwap(nil, err)
-					return
-				}
-			}
-		})
-	}
-	wg.Wait()
-	elapsed := time.Since(start)
-	b.StopTimer()
-	if err := firstErr.Load(); err != nil {
-		b.Fatal(err)
-	}
-	b.ReportMetric(float64(b.N)/elapsed.Seconds(), "objects/s")
 }

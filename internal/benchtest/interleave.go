@@ -20,6 +20,12 @@ type Arm struct {
 	Unit string
 	// Op does operation i (0 ≤ i < b.N); each index is used once per arm.
 	Op func(i int) error
+	// Settle, if set, ends each of the arm's rounds, inside its timing:
+	// it waits for the work its operations started elsewhere (a watch
+	// receiving the events of its writes) to finish, so that the work is
+	// charged to this arm and not to whichever runs next. done is the
+	// number of operations the arm has done so far.
+	Settle func(done int) error
 
 	Elapsed   time.Duration
 	CPU       time.Duration
@@ -43,6 +49,11 @@ func Interleave(b *testing.B, concurrency int, arms ...*Arm) {
 			began, cpu := time.Now(), ProcessCPU(b)
 			first := start
 			arm.Latencies = append(arm.Latencies, Concurrent(b, concurrency, n, func(i int) error { return arm.Op(first + i) })...)
+			if arm.Settle != nil {
+				if err := arm.Settle(first + n); err != nil {
+					b.Fatal(err)
+				}
+			}
 			arm.Elapsed += time.Since(began)
 			arm.CPU += ProcessCPU(b) - cpu
 			arm.N += n
