@@ -18,7 +18,8 @@ import (
 // api.IsTooLargeResourceVersion and api.IsInvalid.
 type Interface interface {
 	// Create stores obj under key if nothing is there. obj must not carry a
-	// resourceVersion. It returns the stored object with its new RV.
+	// resourceVersion, and is the caller's no more: it is returned as the
+	// stored object, with its apiVersion, kind and new RV set.
 	Create(ctx context.Context, key string, obj api.Object) (api.Object, error)
 
 	// Get reads one object.

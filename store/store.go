@@ -56,7 +56,14 @@ func (s *Store) Stats() Stats {
 }
 
 // Create writes obj under key in one transaction that succeeds only if the
-// key has never been written or was deleted (ModRevision 0).
+// key has never been written or was deleted (ModRevision 0). obj becomes
+// the stored object: Create sets its apiVersion and kind, and once etcd
+// has committed it its resourceVersion, and returns it. The caller hands
+// it over, as tryUpdate hands over the object it returns to
+// GuaranteedUpdate: the apiserver drops the body it decoded once it is
+// written, so copying it first would only make garbage. (Kubernetes'
+// etcd3 store changes obj too, clearing its resourceVersion, and decodes
+// the stored bytes into a second object, out.)
 func (s *Store) Create(ctx context.Context, key string, obj api.Object) (api.Object, error) {
 	if obj.GetObjectMeta().ResourceVersion != "" {
 		return nil, api.NewBadRequest("resourceVersion should not be set on objects to be created")
@@ -64,14 +71,13 @@ func (s *Store) Create(ctx context.Context, key string, obj api.Object) (api.Obj
 	// The stored bytes always carry apiVersion and kind, like Kubernetes',
 	// so that re-encoding a decoded object gives the same bytes and an
 	// unchanged update is recognised as one.
-	out := obj.DeepCopyObject()
-	s.setTypeMeta(out)
-	data, err := api.Encode(out)
+	s.setTypeMeta(obj)
+	data, err := api.Encode(obj)
 	if err != nil {
 		return nil, fmt.Errorf("encode %s: %w", key, err)
 	}
-	s.traceWriting(ctx, out)
-	s.handOff(key, data, out)
+	s.traceWriting(ctx, obj)
+	s.handOff(key, data, obj)
 	resp, err := s.client.Txn(ctx).
 		If(clientv3.Compare(clientv3.ModRevision(key), "=", 0)).
 		Then(clientv3.OpPut(key, string(data))).
@@ -84,10 +90,10 @@ func (s *Store) Create(ctx context.Context, key string, obj api.Object) (api.Obj
 		s.dropHandOff(key, data)
 		return nil, api.NewAlreadyExists(s.info.GroupResource(), nameOf(key))
 	}
-	// The copy we encoded is the stored object: no decode, no read.
-	setRV(out, resp.Header.Revision)
-	s.traceCommitted(ctx, "create", out, resp.Header.Revision)
-	return out, nil
+	// The object we encoded is the stored object: no decode, no read.
+	setRV(obj, resp.Header.Revision)
+	s.traceCommitted(ctx, "create", obj, resp.Header.Revision)
+	return obj, nil
 }
 
 // Get reads one object. A ResourceVersion "N" requires etcd to be at least at
