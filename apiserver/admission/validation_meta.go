@@ -55,10 +55,22 @@ func validateObjectMeta(m *api.ObjectMeta, namespaced bool, nameFn nameFunc, p f
 
 // validateMetaCommon is what both create and update check.
 func validateMetaCommon(m *api.ObjectMeta, p fieldPath) errorList {
-	errs := validateLabels(m.Labels, p.Child("labels"))
-	errs = append(errs, validateAnnotations(m.Annotations, p.Child("annotations"))...)
-	errs = append(errs, validateOwnerReferences(m.OwnerReferences, p.Child("ownerReferences"))...)
-	return append(errs, validateFinalizers(m.Finalizers, p.Child("finalizers"))...)
+	// An empty field has nothing to check; skipping it also saves building
+	// its path, a string per field on every write.
+	var errs errorList
+	if len(m.Labels) > 0 {
+		errs = validateLabels(m.Labels, p.Child("labels"))
+	}
+	if len(m.Annotations) > 0 {
+		errs = append(errs, validateAnnotations(m.Annotations, p.Child("annotations"))...)
+	}
+	if len(m.OwnerReferences) > 0 {
+		errs = append(errs, validateOwnerReferences(m.OwnerReferences, p.Child("ownerReferences"))...)
+	}
+	if len(m.Finalizers) > 0 {
+		errs = append(errs, validateFinalizers(m.Finalizers, p.Child("finalizers"))...)
+	}
+	return errs
 }
 
 // validateObjectMetaUpdate is ValidateObjectMetaUpdate: identity fields are

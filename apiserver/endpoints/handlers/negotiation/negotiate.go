@@ -68,23 +68,22 @@ type MediaTypeOptions struct {
 // and endpoints/handlers/rest.go (the Table restrictions of
 // namedCreaterAdapter and friends).
 func NegotiateOutputMediaType(r *http.Request, serializers []serializer.SerializerInfo) (MediaTypeOptions, serializer.SerializerInfo) {
-	accept := r.Header.Get("Accept")
-	if accept != "" {
-		for _, clause := range strings.Split(accept, ",") {
-			mt, params := parseClause(clause)
-			si, ok := encoderFor(mt, serializers)
-			if !ok {
-				continue
-			}
-			switch as := params["as"]; {
-			case as == "":
-				return MediaTypeOptions{}, si
-			case as == "Table" && params["g"] == "meta.k8s.io" && (params["v"] == "v1" || params["v"] == "v1beta1") &&
-				si.MediaType == serializer.ContentTypeJSON:
-				// Tables have no protobuf form (Kubernetes refuses them
-				// too); kubectl asks for them as JSON.
-				return MediaTypeOptions{Convert: "Table", ConvertVersion: params["v"]}, si
-			}
+	for rest := r.Header.Get("Accept"); rest != ""; {
+		var clause string
+		clause, rest, _ = strings.Cut(rest, ",")
+		mt, params := parseClause(clause)
+		si, ok := encoderFor(mt, serializers)
+		if !ok {
+			continue
+		}
+		switch as := params["as"]; {
+		case as == "":
+			return MediaTypeOptions{}, si
+		case as == "Table" && params["g"] == "meta.k8s.io" && (params["v"] == "v1" || params["v"] == "v1beta1") &&
+			si.MediaType == serializer.ContentTypeJSON:
+			// Tables have no protobuf form (Kubernetes refuses them
+			// too); kubectl asks for them as JSON.
+			return MediaTypeOptions{Convert: "Table", ConvertVersion: params["v"]}, si
 		}
 	}
 	si, _ := encoderFor(serializer.ContentTypeJSON, serializers)
@@ -105,13 +104,19 @@ func encoderFor(mt string, serializers []serializer.SerializerInfo) (serializer.
 	return serializer.SerializerInfo{}, false
 }
 
-// parseClause splits one Accept clause into its media type and parameters.
+// parseClause splits one Accept clause into its media type and parameters
+// (nil when it has none, the usual case).
 func parseClause(clause string) (string, map[string]string) {
-	parts := strings.Split(clause, ";")
-	params := map[string]string{}
-	for _, p := range parts[1:] {
+	mt, rest, _ := strings.Cut(clause, ";")
+	var params map[string]string
+	for rest != "" {
+		var p string
+		p, rest, _ = strings.Cut(rest, ";")
 		k, v, _ := strings.Cut(strings.TrimSpace(p), "=")
+		if params == nil {
+			params = map[string]string{}
+		}
 		params[k] = v
 	}
-	return MediaType(parts[0]), params
+	return MediaType(mt), params
 }
