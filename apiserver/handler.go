@@ -3,6 +3,7 @@ package apiserver
 import (
 	"fmt"
 	"net/http"
+	"strings"
 
 	"github.com/prometheus/client_golang/prometheus"
 	"github.com/prometheus/client_golang/prometheus/promhttp"
@@ -57,7 +58,7 @@ func (s *Server) buildHandler(reg *prometheus.Registry) (http.Handler, error) {
 
 	// Kubernetes' order, innermost first: authorization, the in-flight
 	// limit, impersonation, authentication, request info, panic recovery.
-	var h http.Handler = mux
+	var h http.Handler = director{apis: apis, nonAPI: mux}
 	h = filters.WithAuthorization(h, s.authorizer, s.log)
 	h = filters.WithMaxInFlightLimit(h, s.maxRequestsInFlight, s.maxMutatingRequestsInFlight, s.metrics)
 	h = filters.WithImpersonation(h, s.authorizer, s.log)
@@ -67,4 +68,26 @@ func (s *Server) buildHandler(reg *prometheus.Registry) (http.Handler, error) {
 	h = filters.WithRequestInfo(h)
 	h = filters.WithPanicRecovery(h, s.log)
 	return h, nil
+}
+
+// director hands the API's paths (/api, /apis and below) to the API
+// handler and the rest to the mux, as Kubernetes' APIServerHandler does
+// (its director sends the paths under a go-restful web service's root to
+// the container and the others to its NonGoRestfulMux; server/handler.go).
+// The API handler parses the path itself (RequestInfo), so going through
+// the ServeMux first would only match "/" again, which costs a create
+// half a dozen allocations.
+type director struct {
+	apis, nonAPI http.Handler
+}
+
+func (d director) ServeHTTP(w http.ResponseWriter, r *http.Request) {
+	p := r.URL.Path
+	for _, root := range [...]string{"/api", "/apis"} {
+		if rest, ok := strings.CutPrefix(p, root); ok && (rest == "" || rest[0] == '/') {
+			d.apis.ServeHTTP(w, r)
+			return
+		}
+	}
+	d.nonAPI.ServeHTTP(w, r)
 }
