@@ -2,7 +2,10 @@
 // its reference — interleaved in one run, so that they see the same
 // machine: Interleave cuts b.N operations into rounds and alternates the
 // sides round by round (AB BA AB ...), timing each side and the process's
-// CPU during its rounds on its own.
+// CPU during its rounds on its own. An arm whose operations start work
+// elsewhere (a write whose watch event another goroutine decodes) waits
+// for it at the end of each of its rounds (Arm.Settle), so that the work
+// is charged to it and not to the arm after it.
 //
 // Why: the machine `make bench` runs on is a shared 2-core VM whose load
 // changes from second to second, and etcd grows with every object. Run
