@@ -156,3 +156,28 @@ func benchmarkCreatePod(b *testing.B, plain bool) {
 		}
 	}
 }
+
+// BenchmarkReplacePod is the update of BenchmarkCreateUpdateManagedFields
+// (apiserver): the creator replaces its pod with every image changed and
+// a label added.
+func BenchmarkReplacePod(b *testing.B) {
+	f := NewFieldManager(typed.ForObject(&api.Pod{}), "v1", "")
+	created := realisticPod()
+	created.UID = ""
+	f.Update(&api.Pod{}, created, "creator")
+	created.UID = "u"
+	next := created.DeepCopy()
+	next.ManagedFields = nil
+	for i := range next.Spec.Containers {
+		next.Spec.Containers[i].Image = "registry/app:2"
+	}
+	next.Labels["version"] = "2"
+	b.ReportAllocs()
+	for b.Loop() {
+		updated := next.DeepCopy()
+		f.Update(created, updated, "creator")
+		if len(updated.ManagedFields) != 1 {
+			b.Fatalf("want 1 entry, got %d", len(updated.ManagedFields))
+		}
+	}
+}

@@ -75,3 +75,31 @@ func TestPlainIdentifierIsJSONMarshal(t *testing.T) {
 		assert.Equal(t, string(want), e.identifier(), "%+v", e)
 	}
 }
+
+// A writer adding the same field to two objects it made alike: the
+// second sum comes from the memo, with the bytes the plain path writes,
+// and the two objects do not share them.
+func TestUnionMemoWritesWhatTheUnionWrites(t *testing.T) {
+	addD := func(f *FieldManager) []*api.ConfigMap {
+		var out []*api.ConfigMap
+		for range 2 {
+			live := create(t, f, cm(map[string]string{"a": "1"}, nil), "creator")
+			next := cm(map[string]string{"a": "1", "d": "1"}, nil)
+			f.Update(live, next, "creator")
+			out = append(out, next)
+		}
+		return out
+	}
+	plain := configMapManager("")
+	plain.memo = nil
+	want := addD(plain)
+	f := configMapManager("")
+	got := addD(f)
+	require.Len(t, f.memo.unions, 1, "the second object's sum is the first's")
+	for i := range got {
+		assert.Equal(t, summary(want[i].ManagedFields), summary(got[i].ManagedFields))
+	}
+	assert.Equal(t, []string{`creator/Update/={"f:data":{".":{},"f:a":{},"f:d":{}}}`}, summary(got[1].ManagedFields))
+	got[0].ManagedFields[0].FieldsV1.Raw[0] = 'X'
+	assert.Equal(t, byte('{'), got[1].ManagedFields[0].FieldsV1.Raw[0])
+}

@@ -188,6 +188,9 @@ func (f *FieldManager) updateManaged(managed *Managed, cmp *typed.Comparison, se
 	case prev != nil && keepsOwnership(before, changed, cmp.Removed):
 		keepSet(self, prev, before) // update_fast.go
 		gained = before
+	case regains && f.memo != nil && prev.memoized():
+		f.memo.union(self, before, gained) // managed_memo.go
+		gained = self.Fields
 	case regains:
 		gained = before.Union(gained)
 	case prev != nil:
