@@ -35,6 +35,10 @@ func BenchmarkCreateUpdateManagedFields(b *testing.B) {
 	if err != nil {
 		b.Fatal(err)
 	}
+	// Stopped when done: the testing package calls a benchmark more than
+	// once (b.N = 1 first), and a server left running would go on
+	// decoding every pod the next call writes in its watch cache.
+	defer untracked.API.Close()
 	ctx, cancel := context.WithTimeout(context.Background(), time.Minute)
 	defer cancel()
 	if err := untracked.API.WaitReady(ctx); err != nil {
