@@ -37,15 +37,38 @@ func walkableObject(obj any) bool {
 }
 
 // writesItself reports whether t (or *t) has its own JSON or text form,
-// remembered per type.
+// remembered per type. Types that can have no methods at all (string,
+// int32, []string, map[string]string: most leaves of an object) are
+// answered without the lookup, a tenth of a create's walk.
 func writesItself(t reflect.Type) bool {
+	if hasNoMethods(t) {
+		return false
+	}
 	if w, ok := writesItselfByType.Load(t); ok {
 		return w.(bool)
 	}
-	w := t.Implements(marshalerType) || reflect.PointerTo(t).Implements(marshalerType) ||
-		t.Implements(textMarshalerType) || reflect.PointerTo(t).Implements(textMarshalerType)
+	w := implementsWriter(t)
 	writesItselfByType.Store(t, w)
 	return w
+}
+
+func implementsWriter(t reflect.Type) bool {
+	return t.Implements(marshalerType) || reflect.PointerTo(t).Implements(marshalerType) ||
+		t.Implements(textMarshalerType) || reflect.PointerTo(t).Implements(textMarshalerType)
+}
+
+// hasNoMethods reports whether neither t nor *t can have a method: a
+// predeclared type, or an unnamed slice, map or array. (An unnamed
+// struct may promote its fields' methods, an unnamed pointer its
+// element's.)
+func hasNoMethods(t reflect.Type) bool {
+	switch t.Kind() {
+	case reflect.Slice, reflect.Map, reflect.Array:
+		return t.Name() == ""
+	case reflect.Struct, reflect.Pointer, reflect.Interface:
+		return false
+	}
+	return t.PkgPath() == ""
 }
 
 // writesItselfByType caches writesItself; types never change while a

@@ -178,3 +178,39 @@ func TestCompareObjectsOfAnUpdatedPod(t *testing.T) {
 	assert.Equal(t, ".spec.containers[name=\"c\"].ports[containerPort=80,protocol=\"TCP\"]\n"+
 		".spec.containers[name=\"c\"].ports[containerPort=80,protocol=\"TCP\"].containerPort\n", c.Removed.String())
 }
+
+// hasNoMethods is only a shortcut: for every type reachable from a served
+// kind (and a few it must not be fooled by) the answer is the lookup's.
+func TestHasNoMethodsNeverHidesAWriter(t *testing.T) {
+	seen := map[reflect.Type]bool{}
+	var visit func(reflect.Type)
+	visit = func(ty reflect.Type) {
+		if seen[ty] {
+			return
+		}
+		seen[ty] = true
+		if hasNoMethods(ty) {
+			assert.False(t, implementsWriter(ty), "%v", ty)
+		}
+		switch ty.Kind() {
+		case reflect.Pointer, reflect.Slice, reflect.Array:
+			visit(ty.Elem())
+		case reflect.Map:
+			visit(ty.Key())
+			visit(ty.Elem())
+		case reflect.Struct:
+			for i := range ty.NumField() {
+				visit(ty.Field(i).Type)
+			}
+		}
+	}
+	for _, info := range api.Builtin().All() {
+		visit(reflect.TypeOf(info.New()))
+	}
+	for _, ty := range []reflect.Type{reflect.TypeFor[[]api.Time](), reflect.TypeFor[map[string]api.Quantity](),
+		reflect.TypeFor[*api.Time](), reflect.TypeFor[struct{ api.Time }]()} {
+		visit(ty)
+	}
+	assert.True(t, implementsWriter(reflect.TypeFor[struct{ api.Time }]()), "the test must see a writer hidden in an unnamed struct")
+	assert.Greater(t, len(seen), 100)
+}
