@@ -39,6 +39,14 @@ func Key(fields ...KeyField) PathElement {
 	return PathElement{Key: k}
 }
 
+// KeyOf is Key without the copy, for a caller that built fields for the
+// element alone and does not use them again (one allocation less per
+// list element a walk names).
+func KeyOf(fields []KeyField) PathElement {
+	sortKeyFields(fields)
+	return PathElement{Key: fields}
+}
+
 func Value(v any) PathElement { return PathElement{Value: &v} }
 
 func Index(i int) PathElement { return PathElement{Index: &i} }

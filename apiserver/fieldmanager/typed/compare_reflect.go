@@ -451,7 +451,7 @@ func itemKeys(t *Type, s reflect.Value) ([]fieldpath.PathElement, bool) {
 		if e.Type() != elemType {
 			elemType, fields = e.Type(), keyFieldsOf(e.Type(), t.Keys)
 		}
-		var key []fieldpath.KeyField
+		key := make([]fieldpath.KeyField, 0, len(t.Keys))
 		for j, name := range t.Keys {
 			if f := fields[j]; f != nil {
 				if fv, ok := presentField(e, *f); ok {
@@ -470,7 +470,7 @@ func itemKeys(t *Type, s reflect.Value) ([]fieldpath.PathElement, bool) {
 		if len(key) == 0 {
 			return nil, false
 		}
-		pe := fieldpath.Key(key...)
+		pe := fieldpath.KeyOf(key)
 		if repeats(out, pe, &seen) {
 			return nil, false
 		}
