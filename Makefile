@@ -49,7 +49,8 @@ BENCH = $(GO) test -run '^$$' -benchmem -count=1
 bench:
 	@mkdir -p bench/results
 	( $(BENCH) -bench 'BenchmarkCreate$$|BenchmarkWriteAndWatch' ./store/ ; \
-	  $(BENCH) -bench 'BenchmarkCreateConfigMaps' ./apiserver/ ; \
+	  $(BENCH) -bench 'BenchmarkCreateConfigMaps|BenchmarkCreateUpdateManagedFields' ./apiserver/ ; \
+	  $(BENCH) -bench 'BenchmarkApply100ContainerPod' ./apiserver/fieldmanager/ ; \
 	  $(BENCH) -bench 'List10kPods|Fanout1000Watchers|CacheMemory10kPods' ./watchcache/ ; \
 	  $(BENCH) -bench 'PodList10kProtobuf' ./api/ ; \
 	  $(BENCH) -bench 'ScaleTo1000' -benchtime 1x ./cluster/full/ ; \

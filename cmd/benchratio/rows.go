@@ -45,6 +45,15 @@ var rows = []row{
 	{Figure: "apiserver create HTTPS, authn only vs none, c=64", Bench: "BenchmarkCreateConfigMapsAuth/json/c=64", Unit: "authn-objects/s", Ref: "noauth", RefUnit: "noauth-objects/s"},
 	{Figure: "apiserver create HTTPS, authn+RBAC vs etcd, c=64", Bench: "BenchmarkCreateConfigMapsAuth/json/c=64", Unit: "objects/s", Ref: "etcd", RefUnit: "etcd-objects/s"},
 
+	// What managedFields tracking costs (issue 16): a tracking apiserver
+	// against one with Config.DisableManagedFields on the same etcd,
+	// interleaved in one benchmark, a pod's create and replace over HTTPS
+	// at c=16; and one server-side apply of a 100-container pod.
+	{Figure: "create + update, managedFields tracked vs not, c=16", Bench: "BenchmarkCreateUpdateManagedFields", Unit: "tracked-pods/s", Ref: "untracked", RefUnit: "untracked-pods/s", Target: atLeast(0.9)},
+	{Figure: "create + update, managedFields tracked vs not, CPU per pod", Bench: "BenchmarkCreateUpdateManagedFields", Unit: "tracked/untracked-cpu", Target: valueAtLeast(0.9)},
+	{Figure: "apply of a 100-container pod", Bench: "BenchmarkApply100ContainerPod", Unit: "ns/op"},
+	{Figure: "apply of a 100-container pod, allocations", Bench: "BenchmarkApply100ContainerPod", Unit: "allocs/op"},
+
 	// The watch cache (issue 4).
 	{Figure: "LIST 10k pods, cache vs etcd", Bench: "BenchmarkList10kPods", Unit: "ns/op", Ref: "etcd", Target: atMost(0.1)},
 	{Figure: "fan-out 1 write to 1000 watchers, p99", Bench: "BenchmarkFanout1000Watchers", Unit: "p99-ms", Ref: "etcd", Target: atMost(1)},
