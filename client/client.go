@@ -31,6 +31,9 @@ type Client struct {
 	warnings WarningHandler
 	registry *api.Registry
 	log      *slog.Logger
+	// forceJSON is Config.ContentType set to JSON: no request prefers
+	// protobuf (content.go).
+	forceJSON bool
 }
 
 // NewForConfig builds a Client from cfg. cfg is not kept; later changes to it
@@ -41,7 +44,7 @@ func NewForConfig(cfg *Config) (*Client, error) {
 		return nil, err
 	}
 	if cfg.ContentType != "" && cfg.ContentType != ContentTypeJSON {
-		return nil, fmt.Errorf("client: content type %q is not supported, only %s", cfg.ContentType, ContentTypeJSON)
+		return nil, fmt.Errorf("client: content type %q is not supported: leave it empty (protobuf for built-in kinds, as client-go) or set %s", cfg.ContentType, ContentTypeJSON)
 	}
 	rt, err := cfg.transport()
 	if err != nil {
@@ -70,6 +73,7 @@ func NewForConfig(cfg *Config) (*Client, error) {
 		warnings:  wh,
 		registry:  api.Builtin(),
 		log:       logger.With("component", "client", "userAgent", ua),
+		forceJSON: cfg.ContentType == ContentTypeJSON,
 	}, nil
 }
 
@@ -86,7 +90,7 @@ type request struct {
 	query       url.Values
 	body        []byte
 	contentType string
-	accept      string // "" is ContentTypeJSON
+	accept      string // "" is ContentTypeJSON; acceptProtobuf prefers protobuf
 }
 
 // url joins the base URL, the path and the query. The path is already
@@ -150,9 +154,20 @@ func (c *Client) send(ctx context.Context, r *request) (*http.Response, error) {
 	return resp, nil
 }
 
-// do issues r and returns the body of a 2xx reply; any other reply becomes
-// an *api.StatusError.
-func (c *Client) do(ctx context.Context, r *request) ([]byte, error) {
+// result is a 2xx reply: its body and the media type the server wrote it
+// in. client-go: rest.Result.
+type result struct {
+	body        []byte
+	contentType string
+}
+
+// into decodes the body into obj by the reply's Content-Type.
+// client-go: Result.Into.
+func (res result) into(obj any) error { return decodeBody(res.contentType, res.body, obj) }
+
+// do issues r and returns a 2xx reply; any other reply becomes an
+// *api.StatusError.
+func (c *Client) do(ctx context.Context, r *request) (result, error) {
 	if c.timeout > 0 {
 		var cancel context.CancelFunc
 		ctx, cancel = context.WithTimeout(ctx, c.timeout)
@@ -161,24 +176,25 @@ func (c *Client) do(ctx context.Context, r *request) ([]byte, error) {
 	for retries := 0; ; retries++ {
 		resp, err := c.send(ctx, r)
 		if err != nil {
-			return nil, err
+			return result{}, err
 		}
 		data, err := io.ReadAll(resp.Body)
 		resp.Body.Close()
 		if err != nil {
-			return nil, fmt.Errorf("client: %s %s: read body: %w", r.verb, r.path, err)
+			return result{}, fmt.Errorf("client: %s %s: read body: %w", r.verb, r.path, err)
 		}
+		contentType := resp.Header.Get("Content-Type")
 		if resp.StatusCode >= 200 && resp.StatusCode <= 299 {
-			return data, nil
+			return result{body: data, contentType: contentType}, nil
 		}
 		wait, ok := retryAfter(resp)
 		if !ok || retries >= maxRetries {
-			return nil, errorFromResponse(r.verb, resp.StatusCode, data)
+			return result{}, errorFromResponse(r.verb, resp.StatusCode, contentType, data)
 		}
 		c.log.Debug("retrying", "verb", r.verb, "path", r.path, "code", resp.StatusCode, "retryAfter", wait)
 		select {
 		case <-ctx.Done():
-			return nil, errorFromResponse(r.verb, resp.StatusCode, data)
+			return result{}, errorFromResponse(r.verb, resp.StatusCode, contentType, data)
 		case <-time.After(wait):
 		}
 	}
@@ -208,14 +224,16 @@ func retryAfter(resp *http.Response) (time.Duration, bool) {
 // such as "/version" and returns the 2xx body. Errors are *api.StatusError as
 // for every other call.
 func (c *Client) DoRaw(ctx context.Context, verb, path string, query url.Values, body []byte) ([]byte, error) {
-	return c.do(ctx, &request{verb: verb, path: path, query: query, body: body})
+	res, err := c.do(ctx, &request{verb: verb, path: path, query: query, body: body})
+	return res.body, err
 }
 
 // DoRawContentType is DoRaw with a body of the given content type (YAML,
 // protobuf, a patch type), for tests and tools that send bodies the typed
 // clients never would.
 func (c *Client) DoRawContentType(ctx context.Context, verb, path, contentType string, query url.Values, body []byte) ([]byte, error) {
-	return c.do(ctx, &request{verb: verb, path: path, query: query, body: body, contentType: contentType})
+	res, err := c.do(ctx, &request{verb: verb, path: path, query: query, body: body, contentType: contentType})
+	return res.body, err
 }
 
 // Stream GETs an absolute path whose answer is a stream (the apiserver's
@@ -231,7 +249,7 @@ func (c *Client) Stream(ctx context.Context, path string, query url.Values) (io.
 	if resp.StatusCode < 200 || resp.StatusCode > 299 {
 		defer resp.Body.Close()
 		data, _ := io.ReadAll(resp.Body)
-		return nil, errorFromResponse(r.verb, resp.StatusCode, data)
+		return nil, errorFromResponse(r.verb, resp.StatusCode, resp.Header.Get("Content-Type"), data)
 	}
 	return resp.Body, nil
 }

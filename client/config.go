@@ -16,8 +16,8 @@ import (
 	"golang.org/x/time/rate"
 )
 
-// ContentTypeJSON is the only body encoding kubeloop speaks. client-go's typed
-// clients default to protobuf; kubeloop's apiserver is JSON only.
+// ContentTypeJSON, set as Config.ContentType, makes every request speak
+// JSON, even for the built-in kinds that otherwise prefer protobuf.
 const ContentTypeJSON = "application/json"
 
 // TLSConfig says how to trust the server and how to prove who we are.
@@ -61,7 +61,11 @@ type Config struct {
 	// "kubeloop/<program name>"; components set "kubeloop/scheduler" etc.
 	UserAgent string
 
-	// ContentType is the body encoding; only ContentTypeJSON is accepted.
+	// ContentType is the encoding of requests and the answers asked for.
+	// "" is client-go's default: requests about built-in kinds prefer
+	// protobuf, custom resources and everything else speak JSON
+	// (content.go). ContentTypeJSON makes every request JSON: slower,
+	// but a wire you can read.
 	ContentType string
 
 	// WarningHandler receives the server's Warning headers. Nil means log

@@ -65,11 +65,11 @@ type APIResource struct {
 }
 
 func (c *Client) getJSON(ctx context.Context, path string, into any) error {
-	data, err := c.do(ctx, &request{verb: http.MethodGet, path: path})
+	res, err := c.do(ctx, &request{verb: http.MethodGet, path: path})
 	if err != nil {
 		return err
 	}
-	if err := json.Unmarshal(data, into); err != nil {
+	if err := json.Unmarshal(res.body, into); err != nil {
 		return fmt.Errorf("client: decode %s: %w", path, err)
 	}
 	return nil

@@ -8,7 +8,7 @@
 //	controller / scheduler / kubelet / kubectl-lite / informer
 //	        │  client.For[*api.Pod](c).Namespace("default").Create(ctx, pod, ...)
 //	        ▼
-//	client  ──HTTP (JSON)──▶  apiserver ──▶ watchcache ──▶ store ──▶ etcd
+//	client  ──HTTP (protobuf or JSON)──▶  apiserver ──▶ watchcache ──▶ store ──▶ etcd
 //
 // The pieces, and their client-go v0.37.2 counterparts:
 //
@@ -26,9 +26,22 @@
 //     manifests), so that the server's field validation sees every field.
 //   - Resource[T] (typed.go): the generated typed clients
 //     (kubernetes/typed/core/v1/pod.go and friends), one generic type for all.
-//   - The watch stream (watch.go, watch_frames.go): watch/streamwatcher.go
-//     with the JSON framer: ERROR objects are Status, the result channel
-//     closes when the stream ends. Where client-go frames every stream with
+//   - The wire format (content.go): as client-go's typed clients do when
+//     Config.ContentType is empty, requests about a built-in kind prefer
+//     Kubernetes' protobuf — Accept "application/vnd.kubernetes.protobuf,
+//     application/json", create, update and delete bodies in protobuf —
+//     (gentype/type.go, every method calling
+//     Request.UseProtobufAsDefaultIfPreferred; rest/request.go,
+//     UseProtobufAsDefault), and custom resources speak JSON, as through
+//     client-go's dynamic client. Patches keep their patch content types.
+//     Every answer is decoded by its Content-Type (rest/request.go,
+//     transformResponse), so a JSON Status from a filter still decodes.
+//     ContentTypeJSON makes every request JSON.
+//   - The watch stream (watch.go, watch_frames.go, watch_protobuf.go):
+//     watch/streamwatcher.go with the framer the Content-Type picks
+//     (rest/request.go, newStreamWatcher): length-prefixed protobuf frames,
+//     or JSON. ERROR objects are Status, the result channel closes when the
+//     stream ends. Where client-go frames every JSON stream with
 //     json.Decoder, we take one line as one event and decode it in a single
 //     pass (every apiserver ends events with a newline), falling back to
 //     json.Decoder for streams that do not.
@@ -45,8 +58,13 @@
 //
 // What we simplify, and why it is safe here:
 //
-//   - JSON only. client-go's typed clients send protobuf by default; our
-//     apiserver speaks JSON, as the real one also does.
+//   - Protobuf is chosen per kind, not per method: client-go's
+//     hand-written Bind and Finalize (typed/core/v1/pod_expansion.go,
+//     namespace_expansion.go) happen to stay JSON, ours follow the kind.
+//     Discovery, Tables and MetadataResource speak JSON (client-go's
+//     metadata client asks for PartialObjectMetadata in protobuf).
+//     Config.ContentType accepts only "" and ContentTypeJSON, where
+//     client-go would also take protobuf for every request.
 //   - No discovery cache, no aggregated discovery, no RESTMapper: every
 //     kubeloop kind is in api.Builtin(), so the client knows URLs without
 //     asking the server.

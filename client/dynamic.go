@@ -3,7 +3,6 @@ package client
 import (
 	"bytes"
 	"context"
-	"encoding/json"
 	"fmt"
 	"net/http"
 	"net/url"
@@ -21,12 +20,15 @@ type DynamicResource struct {
 	client    *Client
 	info      *api.ResourceInfo
 	namespace string
+	// protobuf: requests prefer protobuf, as client-go's typed clients'
+	// do for built-in kinds (content.go).
+	protobuf bool
 }
 
 // Dynamic returns a client for the kind described by info, across all
 // namespaces (or cluster-scoped).
 func (c *Client) Dynamic(info *api.ResourceInfo) *DynamicResource {
-	return &DynamicResource{client: c, info: info}
+	return &DynamicResource{client: c, info: info, protobuf: c.prefersProtobuf(info)}
 }
 
 // Namespace returns a view of r limited to ns. For a cluster-scoped kind the
@@ -76,10 +78,20 @@ func (r *DynamicResource) objectNamespace(obj api.Object) string {
 	return obj.GetObjectMeta().Namespace
 }
 
-// decode unmarshals data into a new object of r's kind.
-func (r *DynamicResource) decode(data []byte) (api.Object, error) {
+// request is a request about r's kind; its Accept header prefers protobuf
+// when the kind does.
+func (r *DynamicResource) request(verb, path string, query url.Values) *request {
+	req := &request{verb: verb, path: path, query: query}
+	if r.protobuf {
+		req.accept = acceptProtobuf
+	}
+	return req
+}
+
+// decode decodes a reply into a new object of r's kind.
+func (r *DynamicResource) decode(res result) (api.Object, error) {
 	obj := r.info.New()
-	if err := json.Unmarshal(data, obj); err != nil {
+	if err := res.into(obj); err != nil {
 		return nil, fmt.Errorf("client: decode %s: %w", r.info.Kind, err)
 	}
 	return obj, nil
@@ -91,23 +103,31 @@ func (r *DynamicResource) Get(ctx context.Context, name string, opts GetOptions)
 	if opts.ResourceVersion != "" {
 		q.Set("resourceVersion", opts.ResourceVersion)
 	}
-	data, err := r.client.do(ctx, &request{verb: http.MethodGet, path: r.path(r.namespace, name), query: q})
+	res, err := r.client.do(ctx, r.request(http.MethodGet, r.path(r.namespace, name), q))
 	if err != nil {
 		return nil, err
 	}
-	return r.decode(data)
+	return r.decode(res)
 }
 
 // List reads one page of the collection. Follow ListMeta.Continue for the
 // next page, or use ListAll.
 func (r *DynamicResource) List(ctx context.Context, opts ListOptions) (api.ListObject, error) {
-	data, err := r.client.do(ctx, &request{verb: http.MethodGet, path: r.path(r.namespace, ""), query: listQuery(opts, false)})
+	res, err := r.client.do(ctx, r.request(http.MethodGet, r.path(r.namespace, ""), listQuery(opts, false)))
 	if err != nil {
 		return nil, err
 	}
 	list := r.info.NewList()
-	if err := json.Unmarshal(data, list); err != nil {
+	if err := res.into(list); err != nil {
 		return nil, fmt.Errorf("client: decode %s: %w", r.info.ListKind(), err)
+	}
+	if isProtobuf(res.contentType) {
+		// Protobuf has no place for an item's apiVersion and kind, which
+		// kubeloop's JSON lists name: set them, so the items are the same
+		// whichever encoding they came in.
+		for _, item := range list.GetItems() {
+			*item.GetTypeMeta() = api.TypeMeta{APIVersion: r.info.GroupVersion(), Kind: r.info.Kind}
+		}
 	}
 	return list, nil
 }
@@ -140,7 +160,7 @@ func (r *DynamicResource) ListAll(ctx context.Context, opts ListOptions) ([]api.
 // carry a *api.Status). The watch ends when the server ends the stream, when
 // ctx is cancelled, or on Stop.
 func (r *DynamicResource) Watch(ctx context.Context, opts ListOptions) (api.Watcher, error) {
-	req := &request{verb: http.MethodGet, path: r.path(r.namespace, ""), query: listQuery(opts, true)}
+	req := r.request(http.MethodGet, r.path(r.namespace, ""), listQuery(opts, true))
 	ctx, cancel := context.WithCancel(ctx)
 	resp, err := r.client.send(ctx, req)
 	if err != nil {
@@ -152,44 +172,26 @@ func (r *DynamicResource) Watch(ctx context.Context, opts ListOptions) (api.Watc
 		defer resp.Body.Close()
 		var buf bytes.Buffer
 		_, _ = buf.ReadFrom(resp.Body)
-		return nil, errorFromResponse(req.verb, resp.StatusCode, buf.Bytes())
+		return nil, errorFromResponse(req.verb, resp.StatusCode, resp.Header.Get("Content-Type"), buf.Bytes())
 	}
-	return newStreamWatcher(ctx, cancel, resp.Body, r.info.New), nil
-}
-
-// encode marshals obj, adding apiVersion and kind when the object has
-// neither, without writing them into the caller's object (it may be shared
-// with an informer cache).
-func (r *DynamicResource) encode(obj api.Object, apiVersion, kind string) ([]byte, error) {
-	data, err := json.Marshal(obj)
-	if err != nil {
-		return nil, fmt.Errorf("client: encode %s: %w", kind, err)
-	}
-	tm := obj.GetTypeMeta()
-	if tm.APIVersion != "" || tm.Kind != "" || len(data) < 2 || data[0] != '{' {
-		return data, nil
-	}
-	head := fmt.Sprintf(`{"apiVersion":%q,"kind":%q`, apiVersion, kind)
-	if string(data) == "{}" {
-		return []byte(head + "}"), nil
-	}
-	return append([]byte(head+","), data[1:]...), nil
+	return newStreamWatcher(ctx, cancel, resp.Body, resp.Header.Get("Content-Type"), r.info.New), nil
 }
 
 // write sends obj with verb to path and decodes the reply into a new object
 // made by newObj. apiVersion and kind are what the body is sent as when obj
 // does not say.
 func (r *DynamicResource) write(ctx context.Context, verb, path string, q url.Values, obj api.Object, apiVersion, kind string, newObj func() api.Object) (api.Object, error) {
-	body, err := r.encode(obj, apiVersion, kind)
-	if err != nil {
-		return nil, err
+	req := r.request(verb, path, q)
+	var err error
+	if req.body, req.contentType, err = encodeBody(r.protobuf, withTypeMeta(obj, apiVersion, kind)); err != nil {
+		return nil, fmt.Errorf("client: encode %s: %w", kind, err)
 	}
-	data, err := r.client.do(ctx, &request{verb: verb, path: path, query: q, body: body})
+	res, err := r.client.do(ctx, req)
 	if err != nil {
 		return nil, err
 	}
 	out := newObj()
-	if err := json.Unmarshal(data, out); err != nil {
+	if err := res.into(out); err != nil {
 		return nil, fmt.Errorf("client: decode reply of %s %s: %w", verb, path, err)
 	}
 	return out, nil
@@ -236,46 +238,59 @@ func (r *DynamicResource) UpdateJSON(ctx context.Context, name string, body []by
 }
 
 // Patch applies a patch of type pt to the object (or to a subresource of it,
-// e.g. "status") and returns the result, decoded as r's kind.
+// e.g. "status") and returns the result: an object of r's kind, or a
+// *api.Scale for the scale subresource.
 func (r *DynamicResource) Patch(ctx context.Context, name string, pt PatchType, data []byte, opts PatchOptions, subresources ...string) (api.Object, error) {
-	reply, err := r.client.do(ctx, &request{
-		verb: http.MethodPatch, path: r.path(r.namespace, name, subresources...),
-		query: opts.query(), body: data, contentType: string(pt),
-	})
+	req := r.request(http.MethodPatch, r.path(r.namespace, name, subresources...), opts.query())
+	req.body, req.contentType = data, string(pt)
+	res, err := r.client.do(ctx, req)
 	if err != nil {
 		return nil, err
 	}
-	return r.decode(reply)
+	if len(subresources) == 1 && subresources[0] == "scale" {
+		scale := &api.Scale{}
+		if err := res.into(scale); err != nil {
+			return nil, fmt.Errorf("client: decode Scale: %w", err)
+		}
+		return scale, nil
+	}
+	return r.decode(res)
 }
 
 // Delete deletes one object. The reply (the object, or a Success Status) is
 // discarded; callers that need to know whether finalizers hold it re-Get.
 func (r *DynamicResource) Delete(ctx context.Context, name string, opts api.DeleteOptions) error {
-	body, err := deleteBody(opts)
-	if err != nil {
-		return err
-	}
-	_, err = r.client.do(ctx, &request{verb: http.MethodDelete, path: r.path(r.namespace, name), body: body})
-	return err
+	return r.delete(ctx, r.path(r.namespace, name), nil, opts)
 }
 
 // DeleteCollection deletes every object matching listOpts' selectors.
 func (r *DynamicResource) DeleteCollection(ctx context.Context, opts api.DeleteOptions, listOpts ListOptions) error {
-	body, err := deleteBody(opts)
-	if err != nil {
+	return r.delete(ctx, r.path(r.namespace, ""), listQuery(listOpts, false), opts)
+}
+
+// delete sends DELETE with opts as its body, in r's encoding (client-go's
+// typed clients send DeleteOptions as protobuf too).
+func (r *DynamicResource) delete(ctx context.Context, path string, q url.Values, opts api.DeleteOptions) error {
+	req := r.request(http.MethodDelete, path, q)
+	var err error
+	if req.body, req.contentType, err = deleteBody(r.protobuf, opts); err != nil {
 		return err
 	}
-	_, err = r.client.do(ctx, &request{verb: http.MethodDelete, path: r.path(r.namespace, ""), query: listQuery(listOpts, false), body: body})
+	_, err = r.client.do(ctx, req)
 	return err
 }
 
-func deleteBody(opts api.DeleteOptions) ([]byte, error) {
+// deleteBody is opts as a v1 DeleteOptions body.
+func deleteBody(protobuf bool, opts api.DeleteOptions) ([]byte, string, error) {
+	if opts.APIVersion == "" {
+		opts.APIVersion = "v1"
+	}
 	if opts.Kind == "" {
-		opts.APIVersion, opts.Kind = "v1", "DeleteOptions"
+		opts.Kind = "DeleteOptions"
 	}
-	body, err := json.Marshal(opts)
+	body, contentType, err := encodeBody(protobuf, &opts)
 	if err != nil {
-		return nil, fmt.Errorf("client: encode DeleteOptions: %w", err)
+		return nil, "", fmt.Errorf("client: encode DeleteOptions: %w", err)
 	}
-	return body, nil
+	return body, contentType, nil
 }

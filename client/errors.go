@@ -1,7 +1,6 @@
 package client
 
 import (
-	"encoding/json"
 	"fmt"
 	"net/http"
 	"strings"
@@ -10,13 +9,14 @@ import (
 )
 
 // errorFromResponse turns a non-2xx reply into an *api.StatusError. A body
-// that is a Status is used as is, so callers see the server's own reason and
-// message; anything else (a proxy's HTML page, plain text) gets a reason
-// guessed from the HTTP code, as client-go's newUnstructuredResponseError and
-// apimachinery's NewGenericServerResponse do.
-func errorFromResponse(verb string, code int, body []byte) error {
+// that is a Status, in JSON or protobuf as its Content-Type says, is used as
+// is, so callers see the server's own reason and message; anything else (a
+// proxy's HTML page, plain text) gets a reason guessed from the HTTP code,
+// as client-go's newUnstructuredResponseError and apimachinery's
+// NewGenericServerResponse do.
+func errorFromResponse(verb string, code int, contentType string, body []byte) error {
 	var s api.Status
-	if err := json.Unmarshal(body, &s); err == nil && s.Kind == "Status" {
+	if err := decodeBody(contentType, body, &s); err == nil && s.Kind == "Status" {
 		if s.Code == 0 {
 			s.Code = int32(code)
 		}

@@ -14,7 +14,7 @@ import (
 
 func TestStatusBodyBecomesStatusError(t *testing.T) {
 	body := `{"kind":"Status","apiVersion":"v1","metadata":{},"status":"Failure","message":"pods \"p1\" not found","reason":"NotFound","details":{"name":"p1","kind":"pods"},"code":404}`
-	err := errorFromResponse(http.MethodGet, 404, []byte(body))
+	err := errorFromResponse(http.MethodGet, 404, ContentTypeJSON, []byte(body))
 	require.True(t, api.IsNotFound(err))
 	var se *api.StatusError
 	require.ErrorAs(t, err, &se)
@@ -40,7 +40,7 @@ func TestStatusReasonsSurviveDecoding(t *testing.T) {
 			s := tc.want.Status()
 			body, err := json.Marshal(&s)
 			require.NoError(t, err)
-			got := errorFromResponse(http.MethodPut, int(s.Code), body)
+			got := errorFromResponse(http.MethodPut, int(s.Code), ContentTypeJSON, body)
 			assert.True(t, tc.is(got), "%v", got)
 			assert.Equal(t, tc.want.Error(), got.Error())
 		})
@@ -48,7 +48,7 @@ func TestStatusReasonsSurviveDecoding(t *testing.T) {
 }
 
 func TestStatusWithoutCodeTakesTheHTTPCode(t *testing.T) {
-	err := errorFromResponse(http.MethodGet, 410, []byte(`{"kind":"Status","reason":"Expired","message":"gone"}`))
+	err := errorFromResponse(http.MethodGet, 410, ContentTypeJSON, []byte(`{"kind":"Status","reason":"Expired","message":"gone"}`))
 	assert.EqualValues(t, 410, api.CodeForError(err))
 	assert.True(t, api.IsExpired(err))
 }
@@ -69,7 +69,7 @@ func TestNonStatusBodyGetsReasonFromHTTPCode(t *testing.T) {
 		{http.MethodGet, 418, api.StatusReasonUnknown, "the server responded with the status code 418 but did not return more information"},
 	}
 	for _, tc := range cases {
-		err := errorFromResponse(tc.verb, tc.code, []byte("<html>oops</html>\n"))
+		err := errorFromResponse(tc.verb, tc.code, "text/html", []byte("<html>oops</html>\n"))
 		assert.Equal(t, tc.reason, api.ReasonForError(err), "%s %d", tc.verb, tc.code)
 		assert.EqualValues(t, tc.code, api.CodeForError(err))
 		assert.Equal(t, tc.msg, err.Error())

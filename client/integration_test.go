@@ -361,8 +361,10 @@ func TestScaleSubresource(t *testing.T) {
 	require.NoError(t, err)
 	assert.EqualValues(t, 5, *rs.Spec.Replicas)
 
-	_, err = rss.Patch(ctx(t), "web", client.MergePatchType, []byte(`{"spec":{"replicas":1}}`), client.PatchOptions{}, "scale")
+	patched, err := rss.Dynamic().Patch(ctx(t), "web", client.MergePatchType, []byte(`{"spec":{"replicas":1}}`), client.PatchOptions{}, "scale")
 	require.NoError(t, err)
+	require.IsType(t, &api.Scale{}, patched, "a patch of the scale subresource answers a Scale")
+	assert.EqualValues(t, 1, patched.(*api.Scale).Spec.Replicas)
 	scale, err = rss.GetScale(ctx(t), "web")
 	require.NoError(t, err)
 	assert.EqualValues(t, 1, scale.Spec.Replicas)

@@ -87,12 +87,12 @@ func (r *MetadataResource) path(name string) string {
 func (r *MetadataResource) List(ctx context.Context, opts ListOptions) (*PartialObjectMetadataList, error) {
 	out := &PartialObjectMetadataList{}
 	for {
-		data, err := r.client.do(ctx, &request{verb: http.MethodGet, path: r.path(""), query: listQuery(opts, false)})
+		res, err := r.client.do(ctx, &request{verb: http.MethodGet, path: r.path(""), query: listQuery(opts, false)})
 		if err != nil {
 			return nil, err
 		}
 		page := &PartialObjectMetadataList{}
-		if err := json.Unmarshal(data, page); err != nil {
+		if err := json.Unmarshal(res.body, page); err != nil {
 			return nil, fmt.Errorf("client: decode %s list: %w", r.gvr, err)
 		}
 		if out.ResourceVersion == "" {
@@ -109,20 +109,20 @@ func (r *MetadataResource) List(ctx context.Context, opts ListOptions) (*Partial
 
 // Delete deletes one object.
 func (r *MetadataResource) Delete(ctx context.Context, name string, opts api.DeleteOptions) error {
-	body, err := deleteBody(opts)
+	body, contentType, err := deleteBody(false, opts)
 	if err != nil {
 		return err
 	}
-	_, err = r.client.do(ctx, &request{verb: http.MethodDelete, path: r.path(name), body: body})
+	_, err = r.client.do(ctx, &request{verb: http.MethodDelete, path: r.path(name), body: body, contentType: contentType})
 	return err
 }
 
 // DeleteCollection deletes every object listOpts selects.
 func (r *MetadataResource) DeleteCollection(ctx context.Context, opts api.DeleteOptions, listOpts ListOptions) error {
-	body, err := deleteBody(opts)
+	body, contentType, err := deleteBody(false, opts)
 	if err != nil {
 		return err
 	}
-	_, err = r.client.do(ctx, &request{verb: http.MethodDelete, path: r.path(""), query: listQuery(listOpts, false), body: body})
+	_, err = r.client.do(ctx, &request{verb: http.MethodDelete, path: r.path(""), query: listQuery(listOpts, false), body: body, contentType: contentType})
 	return err
 }

@@ -108,7 +108,7 @@ func recordingServer(t *testing.T, code int, body string) (*httptest.Server, fun
 
 func TestCreateSendsTypedBodyHeadersAndQuery(t *testing.T) {
 	srv, reqs := recordingServer(t, http.StatusCreated, `{"apiVersion":"v1","kind":"Pod","metadata":{"name":"web-1","namespace":"default","uid":"u1"}}`)
-	c, err := NewForConfig(&Config{Host: srv.URL, BearerToken: "s3cret", UserAgent: "kubeloop/test"})
+	c, err := NewForConfig(&Config{Host: srv.URL, BearerToken: "s3cret", UserAgent: "kubeloop/test", ContentType: ContentTypeJSON})
 	require.NoError(t, err)
 
 	pod := &api.Pod{ObjectMeta: api.ObjectMeta{Name: "web-1"}}
@@ -125,6 +125,7 @@ func TestCreateSendsTypedBodyHeadersAndQuery(t *testing.T) {
 	assert.Equal(t, "Bearer s3cret", r[0].Header.Get("Authorization"))
 	assert.Equal(t, "kubeloop/test", r[0].Header.Get("User-Agent"))
 	assert.Equal(t, "application/json", r[0].Header.Get("Content-Type"))
+	assert.Equal(t, "application/json", r[0].Header.Get("Accept"))
 	var sent map[string]any
 	require.NoError(t, json.Unmarshal(r[0].Body, &sent))
 	assert.Equal(t, "v1", sent["apiVersion"])
@@ -149,7 +150,7 @@ func TestPatchSendsPatchTypeAsContentTypeToSubresource(t *testing.T) {
 
 func TestDeleteSendsDeleteOptionsBodyWithTypeMeta(t *testing.T) {
 	srv, reqs := recordingServer(t, http.StatusOK, `{"kind":"Status","apiVersion":"v1","status":"Success"}`)
-	c, err := NewForConfig(&Config{Host: srv.URL})
+	c, err := NewForConfig(&Config{Host: srv.URL, ContentType: ContentTypeJSON})
 	require.NoError(t, err)
 	bg := api.DeletePropagationBackground
 	require.NoError(t, For[*api.ReplicaSet](c).Namespace("ns").Delete(context.Background(), "web", api.DeleteOptions{PropagationPolicy: &bg}))

@@ -2,7 +2,6 @@ package client
 
 import (
 	"context"
-	"encoding/json"
 	"fmt"
 	"net/http"
 
@@ -12,12 +11,12 @@ import (
 // GetScale reads name's scale subresource: an autoscaling/v1 Scale that is a
 // view of the parent's replicas and selector.
 func (r *DynamicResource) GetScale(ctx context.Context, name string) (*api.Scale, error) {
-	data, err := r.client.do(ctx, &request{verb: http.MethodGet, path: r.path(r.namespace, name, "scale")})
+	res, err := r.client.do(ctx, r.request(http.MethodGet, r.path(r.namespace, name, "scale"), nil))
 	if err != nil {
 		return nil, err
 	}
 	scale := &api.Scale{}
-	if err := json.Unmarshal(data, scale); err != nil {
+	if err := res.into(scale); err != nil {
 		return nil, fmt.Errorf("client: decode Scale: %w", err)
 	}
 	return scale, nil

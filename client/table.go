@@ -71,11 +71,11 @@ func (r *DynamicResource) GetTable(ctx context.Context, name, includeObject stri
 	if includeObject != "" {
 		q.Set("includeObject", includeObject)
 	}
-	data, err := r.client.do(ctx, &request{verb: http.MethodGet, path: r.path(r.namespace, name), query: q, accept: AcceptTable})
+	res, err := r.client.do(ctx, &request{verb: http.MethodGet, path: r.path(r.namespace, name), query: q, accept: AcceptTable})
 	if err != nil {
 		return nil, err
 	}
-	return decodeTable(data)
+	return decodeTable(res.body)
 }
 
 // ListTable reads the collection as one Table, following continue tokens;
@@ -87,11 +87,11 @@ func (r *DynamicResource) ListTable(ctx context.Context, opts ListOptions, inclu
 		if includeObject != "" {
 			q.Set("includeObject", includeObject)
 		}
-		data, err := r.client.do(ctx, &request{verb: http.MethodGet, path: r.path(r.namespace, ""), query: q, accept: AcceptTable})
+		res, err := r.client.do(ctx, &request{verb: http.MethodGet, path: r.path(r.namespace, ""), query: q, accept: AcceptTable})
 		if err != nil {
 			return nil, err
 		}
-		page, err := decodeTable(data)
+		page, err := decodeTable(res.body)
 		if err != nil {
 			return nil, err
 		}
@@ -128,7 +128,7 @@ func (r *DynamicResource) WatchTable(ctx context.Context, opts ListOptions) (<-c
 		defer resp.Body.Close()
 		var buf bytes.Buffer
 		_, _ = buf.ReadFrom(resp.Body)
-		return nil, errorFromResponse(req.verb, resp.StatusCode, buf.Bytes())
+		return nil, errorFromResponse(req.verb, resp.StatusCode, resp.Header.Get("Content-Type"), buf.Bytes())
 	}
 	out := make(chan TableEvent)
 	go func() {

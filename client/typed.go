@@ -42,14 +42,19 @@ func (r *Resource[T]) Namespace(ns string) *Resource[T] {
 // Dynamic returns the untyped client underneath.
 func (r *Resource[T]) Dynamic() *DynamicResource { return r.dyn }
 
-// typed converts what the dynamic client decoded; it is always a T because
-// the dynamic client decodes into info.New(), the registered type of T.
+// typed converts what the dynamic client decoded, which is a T (the dynamic
+// client decodes into info.New(), the registered type of T) except for a
+// patch of the scale subresource, which answers a Scale.
 func typed[T api.Object](obj api.Object, err error) (T, error) {
+	var zero T
 	if err != nil {
-		var zero T
 		return zero, err
 	}
-	return obj.(T), nil
+	t, ok := obj.(T)
+	if !ok {
+		return zero, fmt.Errorf("client: the request was done, but its answer is a %T, not a %T: patch the scale subresource with Dynamic().Patch", obj, zero)
+	}
+	return t, nil
 }
 
 // Get reads one object.
@@ -105,7 +110,8 @@ func (r *Resource[T]) UpdateStatus(ctx context.Context, obj T, opts UpdateOption
 	return typed[T](r.dyn.UpdateStatus(ctx, obj, opts))
 }
 
-// Patch patches the object or one of its subresources.
+// Patch patches the object or one of its subresources other than scale,
+// whose answer is a Scale (use Dynamic().Patch for it).
 func (r *Resource[T]) Patch(ctx context.Context, name string, pt PatchType, data []byte, opts PatchOptions, subresources ...string) (T, error) {
 	return typed[T](r.dyn.Patch(ctx, name, pt, data, opts, subresources...))
 }

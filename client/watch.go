@@ -11,14 +11,17 @@ import (
 	"kubeloop/api"
 )
 
-// streamWatcher turns a watch response body (one JSON event per line) into
-// api.WatchEvents. One goroutine reads and decodes; it owns the result
-// channel and closes it when the stream ends, fails, or is stopped.
-// client-go: watch.StreamWatcher with a JSON framer and decoder.
+// streamWatcher turns a watch response body into api.WatchEvents: one JSON
+// event per line, or length-prefixed protobuf frames (watch_protobuf.go),
+// as the response's Content-Type says. One goroutine reads and decodes; it
+// owns the result channel and closes it when the stream ends, fails, or is
+// stopped. client-go: watch.StreamWatcher, with the framer and decoder
+// rest/request.go's newStreamWatcher picks by the Content-Type.
 type streamWatcher struct {
-	body   io.ReadCloser
-	newObj func() api.Object
-	result chan api.WatchEvent
+	body        io.ReadCloser
+	contentType string
+	newObj      func() api.Object
+	result      chan api.WatchEvent
 	// cancel aborts the HTTP request; done tells the reader that a send
 	// will never be received.
 	cancel   context.CancelFunc
@@ -26,16 +29,17 @@ type streamWatcher struct {
 	stopOnce sync.Once
 }
 
-// newStreamWatcher starts decoding body. cancel must abort the request that
-// produced body (closing body alone does not unblock an HTTP/2 read in all
-// cases); ctx is its context.
-func newStreamWatcher(ctx context.Context, cancel context.CancelFunc, body io.ReadCloser, newObj func() api.Object) *streamWatcher {
+// newStreamWatcher starts decoding body, a stream of contentType. cancel
+// must abort the request that produced body (closing body alone does not
+// unblock an HTTP/2 read in all cases); ctx is its context.
+func newStreamWatcher(ctx context.Context, cancel context.CancelFunc, body io.ReadCloser, contentType string, newObj func() api.Object) *streamWatcher {
 	w := &streamWatcher{
-		body:   body,
-		newObj: newObj,
-		result: make(chan api.WatchEvent),
-		cancel: cancel,
-		done:   make(chan struct{}),
+		body:        body,
+		contentType: contentType,
+		newObj:      newObj,
+		result:      make(chan api.WatchEvent),
+		cancel:      cancel,
+		done:        make(chan struct{}),
 	}
 	go w.receive(ctx)
 	return w
@@ -57,13 +61,14 @@ func (w *streamWatcher) Stop() {
 func (w *streamWatcher) receive(ctx context.Context) {
 	defer close(w.result)
 	defer w.Stop()
-	frames := newFrameReader(w.body)
+	var next func() (api.WatchEvent, error)
+	if isProtobuf(w.contentType) {
+		next = w.protobufEvents()
+	} else {
+		next = w.jsonEvents()
+	}
 	for {
-		var ev api.WatchEvent
-		err := frames.next(func(frame []byte) (err error) {
-			ev, err = w.decodeEvent(frame)
-			return err
-		})
+		ev, err := next()
 		var syntaxErr *json.SyntaxError
 		switch {
 		case err == nil:
@@ -87,6 +92,18 @@ func (w *streamWatcher) receive(ctx context.Context) {
 		if !w.send(ctx, ev) {
 			return
 		}
+	}
+}
+
+// jsonEvents reads the events of a JSON stream one at a time.
+func (w *streamWatcher) jsonEvents() func() (api.WatchEvent, error) {
+	frames := newFrameReader(w.body)
+	return func() (ev api.WatchEvent, err error) {
+		err = frames.next(func(frame []byte) error {
+			ev, err = w.decodeEvent(frame)
+			return err
+		})
+		return ev, err
 	}
 }
 

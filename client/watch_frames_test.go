@@ -18,7 +18,7 @@ import (
 func watchString(t *testing.T, stream string) []api.WatchEvent {
 	t.Helper()
 	ctx, cancel := context.WithCancel(context.Background())
-	return collect(t, newStreamWatcher(ctx, cancel, io.NopCloser(strings.NewReader(stream)), newPod))
+	return collect(t, newStreamWatcher(ctx, cancel, io.NopCloser(strings.NewReader(stream)), ContentTypeJSON, newPod))
 }
 
 func podEvent(typ api.EventType, name string) string {

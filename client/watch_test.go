@@ -1,6 +1,7 @@
 package client
 
 import (
+	"bytes"
 	"context"
 	"io"
 	"net/http"
@@ -45,7 +46,7 @@ func TestStreamWatcherDecodesEveryEventType(t *testing.T) {
 		`{"type":"ERROR","object":{"kind":"Status","apiVersion":"v1","metadata":{},"status":"Failure","message":"too old resource version: 1 (13)","reason":"Expired","code":410}}`,
 	}, "\n") + "\n"
 	ctx, cancel := context.WithCancel(context.Background())
-	w := newStreamWatcher(ctx, cancel, io.NopCloser(strings.NewReader(stream)), newPod)
+	w := newStreamWatcher(ctx, cancel, io.NopCloser(strings.NewReader(stream)), ContentTypeJSON, newPod)
 	evs := collect(t, w)
 	require.Len(t, evs, 5)
 
@@ -72,7 +73,7 @@ func TestStreamWatcherClosesOnPartialFinalLine(t *testing.T) {
 	stream := `{"type":"ADDED","object":{"kind":"Pod","apiVersion":"v1","metadata":{"name":"a"}}}` + "\n" +
 		`{"type":"ADDED","object":{"kind":"Pod","apiV`
 	ctx, cancel := context.WithCancel(context.Background())
-	w := newStreamWatcher(ctx, cancel, io.NopCloser(strings.NewReader(stream)), newPod)
+	w := newStreamWatcher(ctx, cancel, io.NopCloser(strings.NewReader(stream)), ContentTypeJSON, newPod)
 	evs := collect(t, w)
 	require.Len(t, evs, 1, "the cut event is dropped and the watch simply ends")
 	assert.Equal(t, "a", evs[0].Object.GetObjectMeta().Name)
@@ -81,7 +82,7 @@ func TestStreamWatcherClosesOnPartialFinalLine(t *testing.T) {
 func TestStreamWatcherReportsGarbageAsErrorEvent(t *testing.T) {
 	stream := `{"type":"ADDED","object":{"metadata":{"name":"a"}}}` + "\n" + `not json` + "\n"
 	ctx, cancel := context.WithCancel(context.Background())
-	w := newStreamWatcher(ctx, cancel, io.NopCloser(strings.NewReader(stream)), newPod)
+	w := newStreamWatcher(ctx, cancel, io.NopCloser(strings.NewReader(stream)), ContentTypeJSON, newPod)
 	evs := collect(t, w)
 	require.Len(t, evs, 2)
 	assert.Equal(t, api.Error, evs[1].Type)
@@ -90,7 +91,7 @@ func TestStreamWatcherReportsGarbageAsErrorEvent(t *testing.T) {
 
 func TestStreamWatcherRejectsUnknownEventType(t *testing.T) {
 	ctx, cancel := context.WithCancel(context.Background())
-	w := newStreamWatcher(ctx, cancel, io.NopCloser(strings.NewReader(`{"type":"RENAMED","object":{}}`+"\n")), newPod)
+	w := newStreamWatcher(ctx, cancel, io.NopCloser(strings.NewReader(`{"type":"RENAMED","object":{}}`+"\n")), ContentTypeJSON, newPod)
 	evs := collect(t, w)
 	require.Len(t, evs, 1)
 	assert.Equal(t, api.Error, evs[0].Type)
@@ -107,7 +108,7 @@ func TestStopUnblocksAWatchNobodyReads(t *testing.T) {
 		}
 	}()
 	ctx, cancel := context.WithCancel(context.Background())
-	w := newStreamWatcher(ctx, cancel, pr, newPod)
+	w := newStreamWatcher(ctx, cancel, pr, ContentTypeJSON, newPod)
 	// The reader is now blocked sending the first event (nobody receives).
 	w.Stop()
 	w.Stop() // idempotent
@@ -149,4 +150,64 @@ func TestWatchRejectedByServerReturnsStatusError(t *testing.T) {
 	require.NoError(t, err)
 	_, err = For[*api.Pod](c).Watch(context.Background(), ListOptions{ResourceVersion: "1"})
 	assert.True(t, api.IsExpired(err), "%v", err)
+}
+
+// protobufStream writes the frames of a protobuf watch stream, as the
+// apiserver does.
+func protobufStream(t *testing.T, events ...api.WatchEvent) []byte {
+	t.Helper()
+	var b []byte
+	for _, ev := range events {
+		var err error
+		b, err = api.AppendProtobufWatchFrame(b, ev.Type, ev.Object)
+		require.NoError(t, err)
+	}
+	return b
+}
+
+func TestStreamWatcherDecodesProtobufFrames(t *testing.T) {
+	podAt := func(name, rv string) *api.Pod {
+		return &api.Pod{TypeMeta: api.TypeMeta{APIVersion: "v1", Kind: "Pod"}, ObjectMeta: api.ObjectMeta{Name: name, ResourceVersion: rv}}
+	}
+	bookmark := podAt("", "13")
+	bookmark.Annotations = map[string]string{api.InitialEventsAnnotation: "true"}
+	expired := api.NewResourceExpired("too old resource version: 1 (13)").Status()
+	stream := protobufStream(t,
+		api.WatchEvent{Type: api.Added, Object: podAt("a", "10")},
+		api.WatchEvent{Type: api.Deleted, Object: podAt("a", "12")},
+		api.WatchEvent{Type: api.Bookmark, Object: bookmark},
+		api.WatchEvent{Type: api.Error, Object: &expired},
+	)
+	ctx, cancel := context.WithCancel(context.Background())
+	w := newStreamWatcher(ctx, cancel, io.NopCloser(bytes.NewReader(stream)), api.ContentTypeProtobuf+";stream=watch", newPod)
+	evs := collect(t, w)
+	require.Len(t, evs, 4)
+	assert.Equal(t, api.WatchEvent{Type: api.Added, Object: podAt("a", "10")}, evs[0])
+	assert.Equal(t, api.WatchEvent{Type: api.Deleted, Object: podAt("a", "12")}, evs[1])
+	assert.Equal(t, api.WatchEvent{Type: api.Bookmark, Object: bookmark}, evs[2])
+	require.Equal(t, api.Error, evs[3].Type)
+	st, ok := evs[3].Object.(*api.Status)
+	require.True(t, ok, "an ERROR carries a Status")
+	assert.True(t, api.IsExpired(&api.StatusError{ErrStatus: *st}), "%+v", st)
+}
+
+func TestStreamWatcherEndsOnAProtobufFrameCutShort(t *testing.T) {
+	pod := &api.Pod{TypeMeta: api.TypeMeta{APIVersion: "v1", Kind: "Pod"}, ObjectMeta: api.ObjectMeta{Name: "a"}}
+	stream := protobufStream(t, api.WatchEvent{Type: api.Added, Object: pod}, api.WatchEvent{Type: api.Added, Object: pod})
+	ctx, cancel := context.WithCancel(context.Background())
+	w := newStreamWatcher(ctx, cancel, io.NopCloser(bytes.NewReader(stream[:len(stream)-3])), api.ContentTypeProtobuf+";stream=watch", newPod)
+	evs := collect(t, w)
+	require.Len(t, evs, 1, "the cut event is dropped and the watch simply ends")
+	assert.Equal(t, "a", evs[0].Object.GetObjectMeta().Name)
+}
+
+func TestStreamWatcherReportsAnUndecodableProtobufEvent(t *testing.T) {
+	// A frame whose event is fine but whose object is not a protobuf body.
+	frame := []byte{0, 0, 0, 13, 0x0a, 5, 'A', 'D', 'D', 'E', 'D', 0x12, 4, 0x0a, 2, '{', '}'}
+	ctx, cancel := context.WithCancel(context.Background())
+	w := newStreamWatcher(ctx, cancel, io.NopCloser(bytes.NewReader(frame)), api.ContentTypeProtobuf+";stream=watch", newPod)
+	evs := collect(t, w)
+	require.Len(t, evs, 1)
+	assert.Equal(t, api.Error, evs[0].Type)
+	assert.Contains(t, evs[0].Object.(*api.Status).Message, "unable to decode the object of a ADDED watch event")
 }
