@@ -2,7 +2,7 @@ package client
 
 import (
 	"encoding/json"
-		"mime"
+	"mime"
 	"reflect"
 
 	"kubeloop/api"
