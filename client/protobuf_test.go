@@ -2,6 +2,7 @@ package client_test
 
 import (
 	"bytes"
+	"fmt"
 	"io"
 	"log/slog"
 	"net/http"
@@ -27,6 +28,31 @@ const (
 	protobuf       = "application/vnd.kubernetes.protobuf"
 	acceptProtobuf = "application/vnd.kubernetes.protobuf,application/json"
 )
+
+// TestWireFormat runs the wire-format checks against one apiserver, each
+// in a namespace of its own (every apiserver started and stopped is a
+// burst of etcd watches opened and cancelled on the package's one etcd).
+func TestWireFormat(t *testing.T) {
+	c, _ := startServer(t)
+	for name, check := range map[string]func(*testing.T, *client.Client){
+		"TypedClientSpeaksProtobufForBuiltinKinds":  typedClientSpeaksProtobufForBuiltinKinds,
+		"JSONForcedClientSpeaksJSON":                jsonForcedClientSpeaksJSON,
+		"ProtobufAndJSONClientsReadEqualObjects":    protobufAndJSONClientsReadEqualObjects,
+		"ProtobufRequestErrorsAreTypedStatusErrors": protobufRequestErrorsAreTypedStatusErrors,
+		"UnstructuredObjectsStayJSON":               unstructuredObjectsStayJSON,
+	} {
+		t.Run(name, func(t *testing.T) { check(t, c) })
+	}
+}
+
+// newNamespace creates a namespace for one check.
+func newNamespace(t *testing.T, c *client.Client) string {
+	t.Helper()
+	ns := fmt.Sprintf("t%d", time.Now().UnixNano())
+	_, err := client.For[*api.Namespace](c).Create(ctx(t), &api.Namespace{ObjectMeta: api.ObjectMeta{Name: ns}}, client.CreateOptions{})
+	require.NoError(t, err)
+	return ns
+}
 
 // exchange is what went over the wire for one request.
 type exchange struct {
@@ -123,8 +149,8 @@ func typedRoundTrip(t *testing.T, c *client.Client, ns string) {
 	require.NoError(t, pods.Delete(ctx(t), p.Name, api.DeleteOptions{}))
 }
 
-func TestTypedClientSpeaksProtobufForBuiltinKinds(t *testing.T) {
-	c, ns := startServer(t)
+func typedClientSpeaksProtobufForBuiltinKinds(t *testing.T, c *client.Client) {
+	ns := newNamespace(t, c)
 	pb, rec := recordingClient(t, c.Host(), "")
 	typedRoundTrip(t, pb, ns)
 
@@ -145,8 +171,8 @@ func TestTypedClientSpeaksProtobufForBuiltinKinds(t *testing.T) {
 	}
 }
 
-func TestJSONForcedClientSpeaksJSON(t *testing.T) {
-	c, ns := startServer(t)
+func jsonForcedClientSpeaksJSON(t *testing.T, c *client.Client) {
+	ns := newNamespace(t, c)
 	js, rec := recordingClient(t, c.Host(), client.ContentTypeJSON)
 	typedRoundTrip(t, js, ns)
 
@@ -183,8 +209,8 @@ func richPod(name string) *api.Pod {
 // Whichever encoding a client speaks, it reads the same objects: gets,
 // lists and watch events decoded from protobuf equal those decoded from
 // JSON, field for field.
-func TestProtobufAndJSONClientsReadEqualObjects(t *testing.T) {
-	c, ns := startServer(t)
+func protobufAndJSONClientsReadEqualObjects(t *testing.T, c *client.Client) {
+	ns := newNamespace(t, c)
 	pb, pbRec := recordingClient(t, c.Host(), "")
 	js, _ := recordingClient(t, c.Host(), client.ContentTypeJSON)
 	pbPods, jsPods := client.For[*api.Pod](pb).Namespace(ns), client.For[*api.Pod](js).Namespace(ns)
@@ -237,8 +263,8 @@ func TestProtobufAndJSONClientsReadEqualObjects(t *testing.T) {
 // Errors of requests that preferred protobuf come back as typed Status
 // errors, whether the handler wrote the Status in protobuf or a filter wrote
 // it in JSON.
-func TestProtobufRequestErrorsAreTypedStatusErrors(t *testing.T) {
-	c, ns := startServer(t)
+func protobufRequestErrorsAreTypedStatusErrors(t *testing.T, c *client.Client) {
+	ns := newNamespace(t, c)
 	pb, rec := recordingClient(t, c.Host(), "")
 	rss := client.For[*api.ReplicaSet](pb).Namespace(ns)
 
@@ -266,7 +292,7 @@ func TestProtobufRequestErrorsAreTypedStatusErrors(t *testing.T) {
 
 	// With RBAC on, an anonymous request is refused by the authorization
 	// filter, which writes its Status in JSON whatever was asked for.
-	srv, err := apiserver.New(apiserver.Config{Etcd: etcd.Client(), Logger: slog.New(slog.DiscardHandler), AuthorizationModes: []string{"RBAC"}})
+	srv, err := apiserver.New(apiserver.Config{Etcd: etcdClient(t), Logger: slog.New(slog.DiscardHandler), AuthorizationModes: []string{"RBAC"}})
 	require.NoError(t, err)
 	ts := httptest.NewServer(srv.Handler())
 	t.Cleanup(ts.Close)
@@ -281,11 +307,14 @@ func TestProtobufRequestErrorsAreTypedStatusErrors(t *testing.T) {
 	assert.Equal(t, client.ContentTypeJSON, exs[0].answeredAs)
 }
 
-// Custom resources have no protobuf form: their requests stay JSON, as
-// client-go's dynamic client's do.
-func TestCustomResourcesStayJSON(t *testing.T) {
-	c, ns := startServer(t)
+// Objects without protobuf tags — custom resources, *api.Unstructured —
+// have no protobuf form: their requests stay JSON, as those of client-go's
+// dynamic client do. A CustomResourceDefinition itself is a built-in kind
+// and goes in protobuf.
+func unstructuredObjectsStayJSON(t *testing.T, c *client.Client) {
+	ns := newNamespace(t, c)
 	pb, rec := recordingClient(t, c.Host(), "")
+
 	crd := &api.CustomResourceDefinition{Spec: api.CustomResourceDefinitionSpec{
 		Group: "pb.example.com", Scope: api.NamespaceScoped,
 		Names: api.CustomResourceDefinitionNames{Plural: "widgets", Kind: "Widget"},
@@ -293,26 +322,29 @@ func TestCustomResourcesStayJSON(t *testing.T) {
 			Schema: &api.CustomResourceValidation{OpenAPIV3Schema: &api.JSONSchemaProps{Type: "object", XPreserveUnknownFields: new(true)}}}},
 	}}
 	crd.Name = "widgets.pb.example.com"
-	_, err := client.For[*api.CustomResourceDefinition](pb).Create(ctx(t), crd, client.CreateOptions{})
-	if !api.IsAlreadyExists(err) {
-		require.NoError(t, err, "a CustomResourceDefinition is a built-in kind, created in protobuf")
+	crds := client.For[*api.CustomResourceDefinition](pb)
+	_, err := crds.Create(ctx(t), crd, client.CreateOptions{})
+	require.NoError(t, err)
+	got, err := crds.Get(ctx(t), crd.Name, client.GetOptions{})
+	require.NoError(t, err)
+	assert.Equal(t, crd.Spec.Versions[0].Schema, got.Spec.Versions[0].Schema)
+	require.NoError(t, crds.Delete(ctx(t), crd.Name, api.DeleteOptions{}))
+	for _, ex := range rec.exchanges() {
+		assert.Equal(t, protobuf, ex.answeredAs, "%s %s", ex.method, ex.path)
 	}
-	var info *api.ResourceInfo
-	require.Eventually(t, func() bool {
-		info, err = pb.DiscoverResource(ctx(t), "pb.example.com", "v1", "widgets")
-		return err == nil
-	}, 30*time.Second, 20*time.Millisecond)
 
+	// A ConfigMap read and written as *api.Unstructured, as a custom
+	// resource would be, over the same client.
 	before := len(rec.exchanges())
-	w := &api.Unstructured{TypeMeta: api.TypeMeta{APIVersion: "pb.example.com/v1", Kind: "Widget"}, Content: map[string]any{"size": "big"}}
-	w.Name = "w1"
-	widgets := pb.Dynamic(info).Namespace(ns)
-	_, err = widgets.Create(ctx(t), w, client.CreateOptions{})
+	cms := pb.Dynamic(client.UnstructuredResourceInfo("", "v1", "ConfigMap", "configmaps", true)).Namespace(ns)
+	u := &api.Unstructured{TypeMeta: api.TypeMeta{APIVersion: "v1", Kind: "ConfigMap"}, Content: map[string]any{"data": map[string]any{"k": "v"}}}
+	u.Name = "u1"
+	_, err = cms.Create(ctx(t), u, client.CreateOptions{})
 	require.NoError(t, err)
-	got, err := widgets.Get(ctx(t), "w1", client.GetOptions{})
+	read, err := cms.Get(ctx(t), "u1", client.GetOptions{})
 	require.NoError(t, err)
-	assert.Equal(t, "big", got.(*api.Unstructured).Content["size"])
-	require.NoError(t, widgets.Delete(ctx(t), "w1", api.DeleteOptions{}))
+	assert.Equal(t, map[string]any{"k": "v"}, read.(*api.Unstructured).Content["data"])
+	require.NoError(t, cms.Delete(ctx(t), "u1", api.DeleteOptions{}))
 
 	exs := rec.exchanges()[before:]
 	require.Len(t, exs, 3)
