@@ -65,6 +65,12 @@
 //     metadata client asks for PartialObjectMetadata in protobuf).
 //     Config.ContentType accepts only "" and ContentTypeJSON, where
 //     client-go would also take protobuf for every request.
+//   - The items of a protobuf list are given their apiVersion and kind
+//     (protobuf has no place for them, kubeloop's JSON lists name them),
+//     so callers see the same objects in either encoding; client-go leaves
+//     them empty. DynamicResource.Patch of the scale subresource answers a
+//     *api.Scale, where client-go has a client of its own for scales
+//     (scale/client.go, namespacedScaleClient.Patch).
 //   - No discovery cache, no aggregated discovery, no RESTMapper: every
 //     kubeloop kind is in api.Builtin(), so the client knows URLs without
 //     asking the server.
