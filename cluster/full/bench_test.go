@@ -146,6 +146,7 @@ func benchmarkScale(b *testing.B, nodes int, replicas int32, idle time.Duration)
 	b.ReportMetric(float64(peak)/(1<<20), "rss-peak-MiB")
 	b.ReportMetric(float64(mem.HeapInuse)/(1<<20), "heap-MiB")
 	b.ReportMetric(float64(mem.StackInuse)/(1<<20), "stack-MiB")
+	b.ReportMetric(float64(runtime.NumGoroutine()), "goroutines")
 	// What the heap holds, apart from garbage the GC has not yet
 	// collected: RSS follows the GC's target, about twice this (GOGC 100).
 	runtime.GC()

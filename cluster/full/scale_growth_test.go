@@ -90,6 +90,12 @@ func writeHeapProfile(b *testing.B, nodes int) {
 	require.NoError(b, err)
 	defer f.Close()
 	require.NoError(b, pprof.Lookup("heap").WriteTo(f, 0))
+	// The goroutines beside it, grouped by stack (debug=1): who holds the
+	// stacks that stack-MiB counts.
+	g, err := os.Create(strings.ReplaceAll(*heapProfile, "NODES", strconv.Itoa(nodes)) + ".goroutines.txt")
+	require.NoError(b, err)
+	defer g.Close()
+	require.NoError(b, pprof.Lookup("goroutine").WriteTo(g, 1))
 }
 
 func requestTimes(b *testing.B, c *cluster.Cluster) string {
