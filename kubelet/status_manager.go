@@ -22,6 +22,12 @@ import (
 // Kubernetes' status manager avoids the conflict differently: it patches
 // with only a UID precondition.
 func (kl *Kubelet) setPodStatus(ctx context.Context, pod *api.Pod, w *podWorker, status api.PodStatus) error {
+	// Once the informer has delivered the last write (every write's own
+	// event wakes the worker), its copy is as new: the written one is let
+	// go, or every worker would hold a second pod until its pod changed.
+	if w.written != nil && newerPod(pod, w.written) == pod {
+		w.written = nil
+	}
 	if (w.lastStatus != nil && statusEqual(*w.lastStatus, status)) || statusEqual(pod.Status, status) {
 		w.lastStatus = &status
 		return nil
