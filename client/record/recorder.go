@@ -42,7 +42,7 @@ type Recorder struct {
 	// a repeat becomes a count bump instead of a new Event; seenOrder holds
 	// its keys oldest first, to forget the oldest when full. Only Run's
 	// goroutine touches them.
-	seen      map[string]*api.Event
+	seen      map[string]seenEvent
 	seenOrder []string
 	// dropped counts events lost to a full buffer, so the warning is
 	// logged once per 100 drops rather than once per event.
@@ -62,7 +62,7 @@ func NewRecorder(c *client.Client, component, host string) *Recorder {
 		log:       slog.Default().With("component", component),
 		queue:     make(chan *api.Event, queueLength),
 		spam:      newSpamFilter(),
-		seen:      map[string]*api.Event{},
+		seen:      map[string]seenEvent{},
 	}
 }
 
@@ -138,17 +138,17 @@ func (r *Recorder) write(ctx context.Context, ev *api.Event) {
 	ns := r.events.Namespace(ev.Namespace)
 	if prev, ok := r.seen[key]; ok {
 		patch, _ := json.Marshal(map[string]any{
-			"count":         prev.Count + 1,
+			"count":         prev.count + 1,
 			"lastTimestamp": ev.LastTimestamp,
 			"message":       ev.Message,
 		})
-		updated, err := ns.Patch(ctx, prev.Name, client.MergePatchType, patch, client.PatchOptions{})
+		updated, err := ns.Patch(ctx, prev.name, client.MergePatchType, patch, client.PatchOptions{})
 		if err == nil {
-			r.seen[key] = updated
+			r.seen[key] = seenEvent{name: updated.Name, count: updated.Count}
 			return
 		}
 		if !api.IsNotFound(err) {
-			r.log.Warn("could not update event", "event", prev.Name, "err", err)
+			r.log.Warn("could not update event", "event", prev.name, "err", err)
 			return
 		}
 		// The earlier event is gone (deleted or expired): start a new one.
@@ -165,10 +165,20 @@ func (r *Recorder) write(ctx context.Context, ev *api.Event) {
 		r.log.Warn("could not write event", "object", ev.InvolvedObject.Namespace+"/"+ev.InvolvedObject.Name, "reason", ev.Reason, "err", err)
 		return
 	}
-	r.remember(key, created)
+	r.remember(key, seenEvent{name: created.Name, count: created.Count})
 }
 
-func (r *Recorder) remember(key string, ev *api.Event) {
+// seenEvent is what a repeat needs of the Event written before: its name
+// and count. Kubernetes' event logger keeps as little (eventLog: count,
+// first timestamp, name, resourceVersion); keeping the whole Event that
+// the create returned cost every simulated kubelet two Events per pod
+// (Created, Started), managedFields included.
+type seenEvent struct {
+	name  string
+	count int32
+}
+
+func (r *Recorder) remember(key string, ev seenEvent) {
 	if _, ok := r.seen[key]; !ok {
 		if len(r.seenOrder) >= maxSeen {
 			delete(r.seen, r.seenOrder[0])
