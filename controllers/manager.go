@@ -121,6 +121,10 @@ type ManagerOptions struct {
 	// system:controller:<name> role. The shared informers still read with
 	// Config, the controller manager's own identity, as in Kubernetes.
 	UseServiceAccountCredentials bool
+	// SharedObjects, when set, lets the manager's pod cache share each pod
+	// version with the other components of the process
+	// (informers/shared_objects.go; cluster/full sets it).
+	SharedObjects *informers.SharedObjects
 	// ServiceAccounts maps controller names to their accounts; nil means
 	// ServiceAccountNames().
 	ServiceAccounts map[string]string
@@ -316,9 +320,10 @@ func (m *Manager) runControllers(ctx context.Context) error {
 	}
 	resync := ResyncPeriod(m.opts.ComponentConfig.MinResyncPeriod)
 	m.log.Info("informers' resync period", "period", resync)
-	// Kubernetes' controller manager trims managedFields from its caches.
+	// Kubernetes' controller manager trims managedFields from its caches
+	// (SharedObjects.Transform does, shared or not).
 	factory := informers.NewClientInformerFactoryWithOptions(c,
-		informer.Options{ResyncPeriod: resync, Transform: informers.TrimManagedFields}, nil)
+		informer.Options{ResyncPeriod: resync, Transform: m.opts.SharedObjects.Transform}, nil)
 	var runners []Runner
 	var recorders []*record.Recorder
 	for _, name := range names {

@@ -66,6 +66,11 @@ type Options struct {
 	RestartBackoffMax  time.Duration
 	// PLEGPeriod is how often the runtime is relisted (1 s).
 	PLEGPeriod time.Duration
+	// SharedObjects, when set, is the table through which the components
+	// of one process hold one copy of each pod version between them
+	// (informers/shared_objects.go; cluster/full sets it). Nil: this
+	// kubelet keeps its own copies, as in a process of its own.
+	SharedObjects *informers.SharedObjects
 }
 
 func (o *Options) setDefaults() error {
@@ -147,7 +152,7 @@ func New(c *client.Client, opts Options) (*Kubelet, error) {
 		})
 	}
 	nodeName := opts.NodeName
-	factory := informers.NewClientInformerFactoryWithOptions(c, informer.Options{Transform: informers.TrimManagedFields}, func(o *api.ListOptions) {
+	factory := informers.NewClientInformerFactoryWithOptions(c, informer.Options{Transform: opts.SharedObjects.Transform}, func(o *api.ListOptions) {
 		o.FieldSelector = "spec.nodeName=" + nodeName
 	})
 	podInformer := informers.For[*api.Pod](factory)

@@ -47,6 +47,10 @@ type Options struct {
 	// Kubernetes' adaptive default, 100 every node. Clusters under 100
 	// nodes are always checked in full.
 	PercentageOfNodesToScore int32
+	// SharedObjects, when set, lets the scheduler's pod cache share each
+	// pod version with the other components of the process
+	// (informers/shared_objects.go; cluster/full sets it).
+	SharedObjects *informers.SharedObjects
 }
 
 // Scheduler assigns pending pods to nodes, one pod per scheduling cycle,

@@ -21,8 +21,9 @@ import (
 // `kubeloop scheduler` and the in-process cluster both start it this way.
 // Kubernetes: cmd/kube-scheduler/app/server.go, Setup and Run.
 func RunStandalone(ctx context.Context, c *client.Client, opts Options) error {
-	// Kubernetes' scheduler trims managedFields from its pod cache.
-	factory := informers.NewClientInformerFactoryWithOptions(c, informer.Options{Transform: informers.TrimManagedFields}, nil)
+	// Kubernetes' scheduler trims managedFields from its pod cache
+	// (SharedObjects.Transform does, shared or not).
+	factory := informers.NewClientInformerFactoryWithOptions(c, informer.Options{Transform: opts.SharedObjects.Transform}, nil)
 	rec := record.NewRecorder(c, ComponentName, "")
 	s, err := New(c, factory, rec, opts)
 	if err != nil {

@@ -56,9 +56,19 @@ func Start(ctx context.Context, base cluster.Options, opts Options) (*cluster.Cl
 	return cluster.Start(ctx, base)
 }
 
-// Components returns the standard components, in start order.
+// Components returns the standard components, in start order. They share
+// one process, so their pod caches hold one copy of each pod version
+// between them (informers.SharedObjects), unless opts set tables of their
+// own.
 func Components(opts Options) ([]cluster.Component, error) {
-	cm, err := controllerManager(opts.Controllers, knownControllers(opts), opts.ComponentConfig)
+	shared := informers.NewSharedObjects()
+	if opts.Scheduler.SharedObjects == nil {
+		opts.Scheduler.SharedObjects = shared
+	}
+	if opts.Kubelet.SharedObjects == nil {
+		opts.Kubelet.SharedObjects = shared
+	}
+	cm, err := controllerManager(opts.Controllers, knownControllers(opts), opts.ComponentConfig, shared)
 	if err != nil {
 		return nil, err
 	}
@@ -114,7 +124,7 @@ func Node(name string, index int, template kubelet.Options) cluster.Component {
 
 // ControllerManager is the controller manager as a cluster component.
 func ControllerManager(selection []string) (cluster.Component, error) {
-	return controllerManager(selection, controllers.KnownControllers(), nil)
+	return controllerManager(selection, controllers.KnownControllers(), nil, nil)
 }
 
 // knownControllers is the manager's table with opts' overrides applied.
@@ -142,7 +152,7 @@ func knownControllers(opts Options) map[string]controllers.InitFunc {
 	return known
 }
 
-func controllerManager(selection []string, known map[string]controllers.InitFunc, cfg *controllers.ComponentConfig) (cluster.Component, error) {
+func controllerManager(selection []string, known map[string]controllers.InitFunc, cfg *controllers.ComponentConfig, shared *informers.SharedObjects) (cluster.Component, error) {
 	if len(selection) == 0 {
 		selection = []string{"*"}
 	}
@@ -159,7 +169,7 @@ func controllerManager(selection []string, known map[string]controllers.InitFunc
 			return err
 		}
 		m, err := controllers.NewManager(controllers.ManagerOptions{Config: cmCfg, Controllers: selection, Known: known, ComponentConfig: cfg,
-			UseServiceAccountCredentials: c.UseServiceAccountCredentials()})
+			UseServiceAccountCredentials: c.UseServiceAccountCredentials(), SharedObjects: shared})
 		if err != nil {
 			return err
 		}

@@ -1,0 +1,58 @@
+package informers
+
+import (
+	"runtime"
+	"testing"
+	"time"
+
+	"github.com/stretchr/testify/require"
+
+	"kubeloop/api"
+)
+
+func versionOf(uid, rv string) *api.Pod {
+	return &api.Pod{TypeMeta: api.TypeMeta{APIVersion: "v1", Kind: "Pod"},
+		ObjectMeta: api.ObjectMeta{Namespace: "ns", Name: "p", UID: uid, ResourceVersion: rv,
+			ManagedFields: []api.ManagedFieldsEntry{{Manager: "kubelet"}}}}
+}
+
+func TestSharedObjectsGiveEveryInformerTheFirstCopyOfAVersion(t *testing.T) {
+	s := NewSharedObjects()
+	first, err := s.Transform(versionOf("u1", "5"))
+	require.NoError(t, err)
+	second, err := s.Transform(versionOf("u1", "5"))
+	require.NoError(t, err)
+	require.Same(t, first, second, "the same version decoded twice is held once")
+	require.Nil(t, second.(*api.Pod).ManagedFields, "trimmed, as every component's cache is")
+
+	newer, _ := s.Transform(versionOf("u1", "6"))
+	require.NotSame(t, first, newer, "another version is another object")
+	otherPod, _ := s.Transform(versionOf("u2", "5"))
+	require.NotSame(t, first, otherPod)
+
+	again, _ := s.Transform(first)
+	require.Same(t, first, again, "a relist passes cached objects through again")
+	runtime.KeepAlive(first)
+}
+
+func TestNilSharedObjectsOnlyTrim(t *testing.T) {
+	var s *SharedObjects
+	a, _ := s.Transform(versionOf("u1", "5"))
+	b, _ := s.Transform(versionOf("u1", "5"))
+	require.NotSame(t, a, b)
+	require.Nil(t, a.(*api.Pod).ManagedFields)
+	key, err := s.Transform("tombstone key")
+	require.NoError(t, err)
+	require.Equal(t, "tombstone key", key)
+}
+
+func TestSharedObjectsForgetVersionsNoCacheHolds(t *testing.T) {
+	s := NewSharedObjects()
+	_, _ = s.Transform(versionOf("u1", "5")) // held by nobody
+	require.Eventually(t, func() bool {
+		runtime.GC()
+		s.mu.Lock()
+		defer s.mu.Unlock()
+		return len(s.pods) == 0
+	}, 10*time.Second, 10*time.Millisecond, "a collected version leaves the table")
+}
