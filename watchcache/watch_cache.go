@@ -51,6 +51,9 @@ type watchCache struct {
 	// listResourceVersion is the RV of the last re-list: while the ring has
 	// dropped nothing, a watch from any RV >= it can be served.
 	listResourceVersion uint64
+	// sharer lets a new version hold the parts it has in common with the
+	// one before (share_unchanged.go).
+	sharer partSharer
 }
 
 func newWatchCache(info *api.ResourceInfo, capacity int) *watchCache {
@@ -91,12 +94,19 @@ func (w *watchCache) replace(objs []api.Object, rv uint64) {
 // processEvent applies one change from etcd and records it in the ring.
 func (w *watchCache) processEvent(typ api.EventType, obj api.Object, rv uint64, now time.Time) *watchCacheEvent {
 	w.setTypeMeta(obj)
+	m := obj.GetObjectMeta()
+	prev, hasPrev := w.store[w.info.Key(m.Namespace, m.Name)]
+	if hasPrev {
+		w.sharer.share(obj, prev.Object)
+	} else {
+		w.sharer.share(obj, nil)
+	}
 	e := w.element(obj)
 	ev := &watchCacheEvent{
 		Type: typ, Key: e.Key, Object: obj, ObjLabels: e.Labels, ObjFields: e.Fields,
 		ResourceVersion: rv, RecordTime: now,
 	}
-	if prev, ok := w.store[e.Key]; ok {
+	if hasPrev {
 		ev.PrevObject, ev.PrevObjLabels, ev.PrevObjFields = prev.Object, prev.Labels, prev.Fields
 	}
 	if typ == api.Deleted {
