@@ -13,15 +13,15 @@
 // Pending/ContainerCreating first only when the start takes over 100 ms, see
 // sync_pod.go). From there the ReplicaSet controller counts the pod as ready.
 //
-//	informer(spec.nodeName=me) ──▶ HandlePodUpdate ──▶ podWorkers.UpdatePod ──▶ one goroutine per pod
+//	informer(spec.nodeName=me) ──▶ HandlePodUpdate ──▶ podWorkers.UpdatePod ──▶ the pod's worker
 //	                                                                        │ syncPod: status first, then
 //	                                                                        ▼ computePodActions → runtime
 //	pleg.relist (every PLEGPeriod) ── container changed ──▶ wake the pod's worker ──▶ pods/status
 //
 // Every Kubelet is an independent object with its own informer, runtime
-// and goroutines (one per pod, plus a lease loop, a status loop and the
-// PLEG), so one process can run a hundred nodes (kubeloop up --nodes 100).
-// There is no per-node HTTP server.
+// and goroutines (one per pod while it has something to sync, plus a
+// lease loop, a status loop and the PLEG), so one process can run a
+// thousand nodes (BenchmarkScaleGrowth). There is no per-node HTTP server.
 //
 // # Kubernetes counterparts (v1.37.2)
 //
@@ -29,7 +29,9 @@
 //     HandlePodAdditions/Updates/Removes (here HandlePodUpdate and
 //     HandlePodRemove), SyncPod (here syncPod), backOffPeriod and
 //     MaxContainerBackOff (RestartBackoffBase/Max).
-//   - pkg/kubelet/pod_workers.go: podWorkers.UpdatePod, podWorkerLoop.
+//   - pkg/kubelet/pod_workers.go: podWorkers.UpdatePod, podWorkerLoop
+//     (whose goroutine lives as long as the pod; ours ends when the pod
+//     has nothing to sync, and the next update starts another).
 //   - pkg/kubelet/pleg/generic.go: GenericPLEG.Relist. pleg_skip.go (skip
 //     on a first reading) skips a relist when the fake runtime says
 //     nothing can have changed; Kubernetes' GenericPLEG always relists.

@@ -19,10 +19,16 @@ type syncResult struct {
 	after time.Duration
 }
 
-// podWorkers runs one goroutine per pod, so pods never wait for each other
+// podWorkers gives each pod a worker, so pods never wait for each other
 // and one pod's syncs never overlap. Kubernetes: pkg/kubelet/pod_workers.go,
 // podWorkers.UpdatePod and podWorkerLoop; the termination states
 // (terminating, terminated) are reduced to "deleting" and "removed".
+//
+// Kubernetes' worker goroutine lives as long as its pod. Ours runs only
+// while its pod has something to sync and the next update, PLEG event or
+// timer starts another: a goroutine is cheap, but a thousand simulated
+// nodes with 30 pods each kept 30 000 of them parked, each with a stack
+// grown by its last sync (docs/performance.md, session 7).
 type podWorkers struct {
 	syncPod   func(ctx context.Context, pod *api.Pod, w *podWorker) (syncResult, error)
 	removePod func(ctx context.Context, pod *api.Pod)
@@ -37,21 +43,27 @@ type podWorkers struct {
 	workers map[string]*podWorker
 }
 
-// podWorker is the state of one pod's goroutine. pod and removed are
-// guarded by podWorkers.mu; the rest belongs to the goroutine.
+// podWorker is the state of one pod's worker. pod, removed, pending and
+// running are guarded by podWorkers.mu; the rest belongs to the worker's
+// goroutine of the moment (there is at most one, and each starts under mu
+// after the previous one ended under it).
 type podWorker struct {
 	pod     *api.Pod
 	removed bool
-	// wakeCh has room for one signal: signals sent while the worker is busy
-	// collapse into one more sync, which reads the latest pod anyway.
-	wakeCh chan struct{}
+	// pending: an update or wake-up arrived that no sync has read yet.
+	// Several collapse into one more sync, which reads the latest pod
+	// anyway. running: the goroutine exists; it ends when it finds nothing
+	// pending.
+	pending, running bool
 
-	timer *time.Timer
+	timer    *time.Timer
+	failures int
 	// lastStatus is the status this worker last wrote (status manager
 	// cache), so a lagging informer does not cause the same write twice.
 	lastStatus *api.PodStatus
 	// written is the pod as the last status write returned it; it is
-	// newer than the informer's copy until the informer catches up.
+	// newer than the informer's copy until the informer catches up, and
+	// dropped then (setPodStatus).
 	written *api.Pod
 	// backOffEvents remembers, per container, the exit already announced
 	// by a BackOff event.
@@ -69,10 +81,20 @@ func (p *podWorkers) start(ctx context.Context) {
 	p.mu.Unlock()
 }
 
-// wait blocks until every worker goroutine has returned (after ctx ends).
-func (p *podWorkers) wait() { p.wg.Wait() }
+// wait blocks until every worker goroutine has returned (after ctx ends),
+// then stops the timers of the idle ones.
+func (p *podWorkers) wait() {
+	p.wg.Wait()
+	p.mu.Lock()
+	defer p.mu.Unlock()
+	for _, w := range p.workers {
+		if w.timer != nil {
+			w.timer.Stop()
+		}
+	}
+}
 
-// UpdatePod records the latest pod and wakes (or starts) its worker.
+// UpdatePod records the latest pod and has its worker sync it.
 func (p *podWorkers) UpdatePod(pod *api.Pod) {
 	p.mu.Lock()
 	defer p.mu.Unlock()
@@ -81,71 +103,73 @@ func (p *podWorkers) UpdatePod(pod *api.Pod) {
 	}
 	w, ok := p.workers[pod.UID]
 	if !ok {
-		w = &podWorker{wakeCh: make(chan struct{}, 1), backOffEvents: map[string]time.Time{}}
+		w = &podWorker{backOffEvents: map[string]time.Time{}}
 		p.workers[pod.UID] = w
-		p.wg.Add(1)
-		go p.run(pod.UID, w)
 	}
 	if w.removed {
 		return
 	}
 	w.pod = pod
-	signal(w.wakeCh)
+	p.signalLocked(pod.UID, w)
 }
 
 // RemovePod tells the pod's worker that the pod is gone from the API; it
-// starts a worker if there is none, to clean up what the runtime holds.
+// makes a worker if there is none, to clean up what the runtime holds.
 func (p *podWorkers) RemovePod(pod *api.Pod) {
 	p.UpdatePod(pod)
 	p.mu.Lock()
 	defer p.mu.Unlock()
 	if w, ok := p.workers[pod.UID]; ok {
 		w.removed = true
-		signal(w.wakeCh)
+		p.signalLocked(pod.UID, w)
 	}
 }
 
-// wake signals the worker of uid, reporting whether there is one.
+// wake has the worker of uid sync again, reporting whether there is one.
 func (p *podWorkers) wake(uid string) bool {
 	p.mu.Lock()
 	defer p.mu.Unlock()
 	w, ok := p.workers[uid]
 	if ok {
-		signal(w.wakeCh)
+		p.signalLocked(uid, w)
 	}
 	return ok
 }
 
-func signal(ch chan struct{}) {
-	select {
-	case ch <- struct{}{}:
-	default:
+// signalLocked marks w as having something to sync and starts its
+// goroutine if it has none (and the kubelet is not stopping).
+func (p *podWorkers) signalLocked(uid string, w *podWorker) {
+	w.pending = true
+	if w.running || p.ctx.Err() != nil {
+		return
 	}
+	w.running = true
+	p.wg.Add(1)
+	go p.run(uid, w)
 }
 
-// run is one pod's goroutine: sync on every signal until the pod is removed.
+// run is the worker's goroutine: sync while something is pending, clean
+// up once the pod is removed.
 func (p *podWorkers) run(uid string, w *podWorker) {
 	defer p.wg.Done()
 	ctx := p.ctx
-	defer func() {
-		if w.timer != nil {
-			w.timer.Stop()
-		}
-	}()
-	failures := 0
 	for {
-		select {
-		case <-ctx.Done():
-			return
-		case <-w.wakeCh:
-		}
 		p.mu.Lock()
+		if !w.pending || ctx.Err() != nil {
+			w.running = false
+			p.mu.Unlock()
+			return
+		}
+		w.pending = false
 		pod, removed := w.pod, w.removed
 		p.mu.Unlock()
 		if removed {
+			if w.timer != nil {
+				w.timer.Stop()
+			}
 			p.removePod(ctx, pod)
 			p.mu.Lock()
-			delete(p.workers, uid)
+			delete(p.workers, uid) // running stays set: nothing starts it again
 			p.mu.Unlock()
 			return
 		}
@@ -154,26 +178,35 @@ func (p *podWorkers) run(uid string, w *podWorker) {
 		case err != nil && ctx.Err() == nil:
 			// Kubernetes requeues a failed sync after a jittered backoff;
 			// doubling from 100 ms to 10 s is enough here.
-			failures++
-			delay := min(100*time.Millisecond<<min(failures, 7), 10*time.Second)
+			w.failures++
+			delay := min(100*time.Millisecond<<min(w.failures, 7), 10*time.Second)
 			p.log.Warn("pod sync failed", "pod", pod.Namespace+"/"+pod.Name, "err", err, "retryIn", delay)
-			w.wakeAfter(delay)
+			p.wakeAfter(uid, w, delay)
 		case res.again:
-			failures = 0
-			signal(w.wakeCh)
+			w.failures = 0
+			p.mu.Lock()
+			w.pending = true
+			p.mu.Unlock()
 		case res.after > 0:
-			failures = 0
-			w.wakeAfter(res.after)
+			w.failures = 0
+			p.wakeAfter(uid, w, res.after)
 		default:
-			failures = 0
+			w.failures = 0
 		}
 	}
 }
 
 // wakeAfter arms the worker's one timer; a later call replaces an earlier.
-func (w *podWorker) wakeAfter(d time.Duration) {
+// A timer that fires after its worker is gone does nothing.
+func (p *podWorkers) wakeAfter(uid string, w *podWorker, d time.Duration) {
 	if w.timer == nil {
-		w.timer = time.AfterFunc(d, func() { signal(w.wakeCh) })
+		w.timer = time.AfterFunc(d, func() {
+			p.mu.Lock()
+			defer p.mu.Unlock()
+			if p.workers[uid] == w {
+				p.signalLocked(uid, w)
+			}
+		})
 		return
 	}
 	w.timer.Reset(d)
