@@ -10,8 +10,10 @@ package informers
 // watch events: three copies of the same pod at the same resourceVersion.
 // With a SharedObjects handed to all of them, the second and third
 // informer to decode a version keep the first one's copy instead, so a
-// Running pod is held once. At 1000 nodes × 30 pods, `make bench-scale`:
-// docs/performance.md, session 7.
+// Running pod is held once; and that copy shares the parts it has in
+// common with the pod taken in before it (internal/sharing: the pods of
+// one ReplicaSet differ in little more than their names). At 1000 nodes ×
+// 30 pods, `make bench-scale`: docs/performance.md, session 7.
 //
 // It is sound because a version of an object is the same bytes for every
 // reader, every component applies the same transform (TrimManagedFields)
@@ -26,6 +28,7 @@ import (
 	"weak"
 
 	"kubeloop/api"
+	"kubeloop/internal/sharing"
 )
 
 // SharedObjects is a table of the pod versions the informers of one
@@ -35,6 +38,10 @@ import (
 type SharedObjects struct {
 	mu   sync.Mutex
 	pods map[podVersion]weak.Pointer[api.Pod]
+	// last is the pod version taken in last, whose parts the next one
+	// shares (weakly held too).
+	last   weak.Pointer[api.Pod]
+	sharer sharing.Sharer
 }
 
 // podVersion identifies one version of one pod. The kind is part of it
@@ -72,7 +79,11 @@ func (s *SharedObjects) share(pod *api.Pod) *api.Pod {
 	if held := s.pods[k].Value(); held != nil {
 		return held
 	}
+	if last := s.last.Value(); last != nil {
+		s.sharer.Share(pod, last)
+	}
 	s.pods[k] = weak.Make(pod)
+	s.last = s.pods[k]
 	runtime.AddCleanup(pod, s.forget, k)
 	return pod
 }

@@ -56,3 +56,17 @@ func TestSharedObjectsForgetVersionsNoCacheHolds(t *testing.T) {
 		return len(s.pods) == 0
 	}, 10*time.Second, 10*time.Millisecond, "a collected version leaves the table")
 }
+
+func TestSharedObjectsShareEqualPartsBetweenPods(t *testing.T) {
+	s := NewSharedObjects()
+	a, b := versionOf("u1", "5"), versionOf("u2", "6")
+	a.Labels, b.Labels = map[string]string{"app": "web"}, map[string]string{"app": "web"}
+	b.Name = "q"
+	want := b.DeepCopy()
+	want.ManagedFields = nil
+	first, _ := s.Transform(a)
+	second, _ := s.Transform(b)
+	require.Equal(t, want, second, "sharing never changes what the pod says")
+	first.(*api.Pod).Labels["probe"] = "x" // only to observe the aliasing
+	require.Equal(t, "x", second.(*api.Pod).Labels["probe"], "equal labels are held once")
+}

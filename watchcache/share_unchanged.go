@@ -22,19 +22,15 @@ package watchcache
 // the cache's own and not yet visible to anyone.
 
 import (
-	"bytes"
-	"reflect"
-	"unsafe"
-
 	"kubeloop/api"
+	"kubeloop/internal/sharing"
 )
 
-// partSharer holds what sharing needs between objects: the last object
-// added (a new object's parts are shared with it) and which struct types
-// are compared whole. Cacher.mu guards it, with the rest of watchCache.
+// partSharer remembers the last object added, whose parts a new object
+// shares. Cacher.mu guards it, with the rest of watchCache.
 type partSharer struct {
 	lastAdded api.Object
-	opaque    map[reflect.Type]bool
+	sharer    sharing.Sharer
 }
 
 // share makes obj share its equal parts with prev, the version it
@@ -44,111 +40,7 @@ func (p *partSharer) share(obj, prev api.Object) {
 	if older == nil {
 		older, p.lastAdded = p.lastAdded, obj
 	}
-	if older == nil {
-		return
+	if older != nil {
+		p.sharer.Share(obj, older)
 	}
-	dst, src := reflect.ValueOf(obj), reflect.ValueOf(older)
-	if dst.Type() != src.Type() || dst.Kind() != reflect.Pointer || dst.IsNil() || src.IsNil() || dst.Pointer() == src.Pointer() {
-		return
-	}
-	if p.opaque == nil {
-		p.opaque = map[reflect.Type]bool{}
-	}
-	p.shareEqual(dst.Elem(), src.Elem())
-}
-
-// shareEqual reports whether dst equals src (as reflect.DeepEqual would
-// say), and on the way replaces each pointer, slice, map and string of
-// dst that equals src's by src's. dst must be settable.
-func (p *partSharer) shareEqual(dst, src reflect.Value) bool {
-	switch dst.Kind() {
-	case reflect.Struct:
-		if p.isOpaque(dst.Type()) {
-			// api.Time, api.Quantity: compared whole, not taken apart.
-			return reflect.DeepEqual(dst.Interface(), src.Interface())
-		}
-		eq := true
-		for i := range dst.NumField() {
-			if !p.shareEqual(dst.Field(i), src.Field(i)) {
-				eq = false
-			}
-		}
-		return eq
-	case reflect.Pointer:
-		if dst.IsNil() || src.IsNil() {
-			return dst.IsNil() == src.IsNil()
-		}
-		if dst.Pointer() == src.Pointer() {
-			return true
-		}
-		if p.shareEqual(dst.Elem(), src.Elem()) {
-			dst.Set(src)
-			return true
-		}
-		return false
-	case reflect.Slice:
-		if dst.IsNil() != src.IsNil() || dst.Len() != src.Len() {
-			return false
-		}
-		if dst.Len() == 0 || dst.Pointer() == src.Pointer() {
-			return true
-		}
-		var eq bool
-		if dst.Type().Elem().Kind() == reflect.Uint8 {
-			eq = bytes.Equal(dst.Bytes(), src.Bytes()) // FieldsV1's sets
-		} else {
-			eq = true
-			for i := range dst.Len() {
-				if !p.shareEqual(dst.Index(i), src.Index(i)) {
-					eq = false
-				}
-			}
-		}
-		if eq {
-			dst.Set(src)
-		}
-		return eq
-	case reflect.Map:
-		if dst.IsNil() != src.IsNil() || dst.Len() != src.Len() {
-			return false
-		}
-		if dst.Len() == 0 || dst.Pointer() == src.Pointer() {
-			return true
-		}
-		if reflect.DeepEqual(dst.Interface(), src.Interface()) {
-			dst.Set(src)
-			return true
-		}
-		return false
-	case reflect.String:
-		a, b := dst.String(), src.String()
-		if a != b {
-			return false
-		}
-		if len(a) > 0 && unsafe.StringData(a) != unsafe.StringData(b) {
-			dst.SetString(b)
-		}
-		return true
-	case reflect.Interface:
-		return reflect.DeepEqual(dst.Interface(), src.Interface())
-	case reflect.Func, reflect.Chan, reflect.UnsafePointer:
-		return false // not in API objects; never shared
-	default: // booleans and numbers
-		return dst.Equal(src)
-	}
-}
-
-// isOpaque reports whether a struct type has a field shareEqual cannot
-// set, so that it is compared whole.
-func (p *partSharer) isOpaque(t reflect.Type) bool {
-	opaque, ok := p.opaque[t]
-	if !ok {
-		for i := range t.NumField() {
-			if !t.Field(i).IsExported() {
-				opaque = true
-			}
-		}
-		p.opaque[t] = opaque
-	}
-	return opaque
 }

@@ -74,3 +74,18 @@ func TestNewObjectSharesWithTheOneAddedBefore(t *testing.T) {
 	require.Same(t, a.ManagedFields[0].FieldsV1, got.ManagedFields[0].FieldsV1, "pods of one template hold its sets once")
 	require.Equal(t, "node-2", ev.ObjFields["spec.nodeName"])
 }
+
+func TestShareUnchangedSharesTheEntriesALongerSliceKeeps(t *testing.T) {
+	old := sharedPod("a", "")
+	cur := sharedPod("a", "node-1")
+	cur.ManagedFields = append(cur.ManagedFields, api.ManagedFieldsEntry{Manager: "kubelet", Operation: "Update",
+		Subresource: "status", FieldsV1: &api.FieldsV1{Raw: []byte(`{"f:status":{}}`)}})
+	want := cur.DeepCopy()
+
+	var s partSharer
+	s.share(cur, old)
+
+	require.Equal(t, want, cur)
+	require.Len(t, old.ManagedFields, 1, "the older version is never changed")
+	require.Same(t, old.ManagedFields[0].FieldsV1, cur.ManagedFields[0].FieldsV1, "the first writer's set, unchanged, is held once")
+}
