@@ -72,7 +72,7 @@ func TestNewObjectSharesWithTheOneAddedBefore(t *testing.T) {
 	require.Equal(t, "b", got.Name)
 	require.Equal(t, "node-2", got.Spec.NodeName)
 	require.Same(t, a.ManagedFields[0].FieldsV1, got.ManagedFields[0].FieldsV1, "pods of one template hold its sets once")
-	require.Equal(t, "node-2", ev.ObjFields["spec.nodeName"])
+	require.Equal(t, "node-2", ev.ObjFields.get("spec.nodeName"))
 }
 
 func TestShareUnchangedSharesTheEntriesALongerSliceKeeps(t *testing.T) {

@@ -12,11 +12,13 @@ import (
 
 // storeElement is one cached object with the labels and fields selectors
 // look at, computed once when the object arrives so filtering is cheap.
+// Fields are the values of ResourceInfo.ObjectFields, kept more compactly
+// than as a map (field_set.go).
 type storeElement struct {
 	Key    string
 	Object api.Object
 	Labels map[string]string
-	Fields map[string]string
+	Fields fieldSet
 }
 
 // watchCacheEvent is one change as the cache saw it: the new state, the
@@ -27,10 +29,10 @@ type watchCacheEvent struct {
 	Key             string
 	Object          api.Object
 	ObjLabels       map[string]string
-	ObjFields       map[string]string
+	ObjFields       fieldSet
 	PrevObject      api.Object // nil for ADDED
 	PrevObjLabels   map[string]string
-	PrevObjFields   map[string]string
+	PrevObjFields   fieldSet
 	ResourceVersion uint64
 	RecordTime      time.Time
 
@@ -54,6 +56,8 @@ type watchCache struct {
 	// sharer lets a new version hold the parts it has in common with the
 	// one before (share_unchanged.go).
 	sharer partSharer
+	// fieldNames are shared by the objects' field sets (field_set.go).
+	fieldNames fieldNames
 }
 
 func newWatchCache(info *api.ResourceInfo, capacity int) *watchCache {
@@ -66,7 +70,7 @@ func (w *watchCache) element(obj api.Object) *storeElement {
 		Key:    w.info.Key(m.Namespace, m.Name),
 		Object: obj,
 		Labels: m.Labels,
-		Fields: w.info.ObjectFields(obj),
+		Fields: w.fieldNames.newFieldSet(w.info, obj),
 	}
 }
 
@@ -150,7 +154,7 @@ func (w *watchCache) list(f filterFunc) []*storeElement {
 }
 
 // filterFunc decides whether an object belongs to a watch or list.
-type filterFunc func(key string, labels, fields map[string]string) bool
+type filterFunc func(key string, labels map[string]string, fields fieldSet) bool
 
 // newFilter matches the prefix (the resource, or one namespace of it) and
 // the predicate's selectors; nil or empty selectors match everything.
@@ -162,14 +166,14 @@ func newFilter(prefix string, pred store.SelectionPredicate) filterFunc {
 	if field != nil && field.Empty() {
 		field = nil
 	}
-	return func(key string, labels, fields map[string]string) bool {
+	return func(key string, labels map[string]string, fields fieldSet) bool {
 		if !strings.HasPrefix(key, prefix) {
 			return false
 		}
 		if label != nil && !label.Matches(labels) {
 			return false
 		}
-		return field == nil || field.Matches(fields)
+		return field == nil || fields.matches(field)
 	}
 }
 

@@ -106,12 +106,12 @@ func (iw *indexedWatchers) forEvent(ev *watchCacheEvent, fn func(*cacheWatcher))
 		return
 	}
 	// An absent field reads as "", as in FieldRequirement.matches.
-	cur := ev.ObjFields[iw.field]
+	cur := ev.ObjFields.get(iw.field)
 	for _, w := range iw.byValue[cur] {
 		fn(w)
 	}
 	if ev.PrevObject != nil {
-		if prev := ev.PrevObjFields[iw.field]; prev != cur {
+		if prev := ev.PrevObjFields.get(iw.field); prev != cur {
 			for _, w := range iw.byValue[prev] {
 				fn(w)
 			}
