@@ -73,7 +73,15 @@ func problems(unknown, dup []string) []string {
 // json.Marshal with managedFields' sets copied, not scanned).
 type jsonEncoder struct{}
 
-func (jsonEncoder) Encode(v any) ([]byte, error) { return api.Marshal(v) }
+func (jsonEncoder) Encode(v any) ([]byte, error) {
+	if l, ok := v.(api.ListObject); ok {
+		// A long list item by item (json_list.go, a memory saving).
+		if out, ok, err := encodeListItemByItem(l); ok {
+			return out, err
+		}
+	}
+	return api.Marshal(v)
+}
 
 // jsonStream frames a watch as one JSON object per line:
 // {"type":"ADDED","object":{...}}. Kubernetes: the JSON serializer with
