@@ -76,7 +76,7 @@ chaos:
 # How the cost grows with the cluster (not part of make test): 0 → 30 pods
 # per node on 20, 200 and 1000 simulated nodes, the whole cluster in one
 # process, printed as a table of growth (docs/performance.md). Needs about
-# 7 GiB of memory and, at 1000 nodes, five minutes or more. SCALE_NODES=20,200
+# 4 GiB of memory and, at 1000 nodes, four minutes or more. SCALE_NODES=20,200
 # for a shorter run; SCALE_FLAGS for the benchmark's other flags, e.g.
 # SCALE_FLAGS='-scale.pods-per-node=5 -scale.idleprofile=/tmp/idle-NODES.out'
 # or '-scale.progress=10s -scale.pprof=127.0.0.1:6060' to watch a run
