@@ -36,3 +36,21 @@ func TestStatusWriteStartsFromTheNewerCopyOfThePod(t *testing.T) {
 		})
 	}
 }
+
+func TestWorkerLetsGoOfTheWrittenPodOnceTheInformerHasIt(t *testing.T) {
+	pod := func(rv string) *api.Pod {
+		p := &api.Pod{Status: api.PodStatus{Phase: api.PodRunning}}
+		p.UID, p.ResourceVersion = "u1", rv
+		return p
+	}
+	var kl Kubelet
+	informer := pod("100")
+
+	w := &podWorker{written: pod("101")}
+	require.NoError(t, kl.setPodStatus(t.Context(), informer, w, informer.Status))
+	require.NotNil(t, w.written, "the informer has not delivered the write yet: its copy is kept")
+
+	w.written = pod("100")
+	require.NoError(t, kl.setPodStatus(t.Context(), informer, w, informer.Status))
+	require.Nil(t, w.written, "the informer's copy is as new: the written one is let go")
+}
