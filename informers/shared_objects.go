@@ -16,13 +16,16 @@ package informers
 // 30 pods, `make bench-scale`: docs/performance.md, session 7.
 //
 // It is sound because a version of an object is the same bytes for every
-// reader, every component applies the same transform (TrimManagedFields)
-// before sharing, and cached objects are read-only: a component changes a
+// reader (but for the old state a watch sends, at the new version, when
+// the object leaves its selector: share checks what selectors look at),
+// every component applies the same transform (TrimManagedFields) before
+// sharing, and cached objects are read-only: a component changes a
 // DeepCopy, never the cache's object (the mutation detector of the tests,
 // KUBELOOP_CACHE_MUTATION_DETECTOR, checks it; a shared object changed by
 // one component shows in every cache that holds it).
 
 import (
+	"maps"
 	"runtime"
 	"sync"
 	"weak"
@@ -77,7 +80,13 @@ func (s *SharedObjects) share(pod *api.Pod) *api.Pod {
 	s.mu.Lock()
 	defer s.mu.Unlock()
 	if held := s.pods[k].Value(); held != nil {
-		return held
+		if sameSelectableState(held, pod) {
+			return held
+		}
+		// Not the same state: a watch whose selector the pod left gets
+		// the old state at the new resourceVersion (watchEventFor's
+		// DELETED); each informer keeps its own.
+		return pod
 	}
 	if last := s.last.Value(); last != nil {
 		s.sharer.Share(pod, last)
@@ -86,6 +95,15 @@ func (s *SharedObjects) share(pod *api.Pod) *api.Pod {
 	s.last = s.pods[k]
 	runtime.AddCleanup(pod, s.forget, k)
 	return pod
+}
+
+// sameSelectableState compares what a label or field selector may look at
+// and change: two copies of one version that differ there are not the same
+// state (the fields not compared here cannot change).
+func sameSelectableState(a, b *api.Pod) bool {
+	return a.Spec.NodeName == b.Spec.NodeName && a.Status.Phase == b.Status.Phase &&
+		a.Status.PodIP == b.Status.PodIP && a.Status.NominatedNodeName == b.Status.NominatedNodeName &&
+		maps.Equal(a.Labels, b.Labels)
 }
 
 // forget drops k once its copy has been collected (and not replaced).

@@ -70,3 +70,16 @@ func TestSharedObjectsShareEqualPartsBetweenPods(t *testing.T) {
 	first.(*api.Pod).Labels["probe"] = "x" // only to observe the aliasing
 	require.Equal(t, "x", second.(*api.Pod).Labels["probe"], "equal labels are held once")
 }
+
+func TestSharedObjectsKeepApartTwoStatesAtOneVersion(t *testing.T) {
+	s := NewSharedObjects()
+	current := versionOf("u1", "7")
+	current.Spec.NodeName = "node-2"
+	leftSelector := versionOf("u1", "7") // the old state a selector's watch sends as DELETED at 7
+	leftSelector.Spec.NodeName = "node-1"
+	a, _ := s.Transform(current)
+	b, _ := s.Transform(leftSelector)
+	require.NotSame(t, a, b)
+	require.Equal(t, "node-1", b.(*api.Pod).Spec.NodeName, "each informer keeps the state its watch sent")
+	runtime.KeepAlive(a)
+}
