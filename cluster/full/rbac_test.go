@@ -173,7 +173,11 @@ func scale(t *testing.T, c *cluster.Cluster, ns, name string, replicas int32) {
 func TestAKubeletCannotTouchAnotherNodesObjects(t *testing.T) {
 	c := startCluster(t, Options{Nodes: 2, Kubelet: fastKubelet()})
 	ns := newNamespace(t, c)
-	createReplicaSet(t, c, replicaSet(ns, "web", 4, "10m", "16Mi"))
+	// Requests large enough for the least-allocated score to tell the
+	// nodes apart: at 10m of 4 CPUs both score 99 and the scheduler picks
+	// among equals at random, so all four pods landed on one node one run
+	// in eight (our scheduler has no topology spread to even them out).
+	createReplicaSet(t, c, replicaSet(ns, "web", 4, "100m", "64Mi"))
 	var pods []*api.Pod
 	require.Eventually(t, func() bool {
 		pods = listPods(t, c, ns, "app=web")
