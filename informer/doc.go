@@ -7,7 +7,10 @@
 // SharedIndexInformer owns one reflector and one DeltaFIFO; each Pop applies
 // a key's deltas to its cache.Indexer, then hands an add, update or delete
 // notification to every handler, each on its own goroutine behind an
-// unbounded buffer.
+// unbounded buffer. The reflector loads the state, and reloads it after a
+// 410, through a watch-list stream (UseWatchList), LISTing only when that
+// fails, as client-go v0.37.2 does by default: its WatchListClient gate is on
+// since 1.35 (features/known_features.go), read in NewReflectorWithOptions.
 //
 // Kubernetes counterpart: client-go v0.37.2 tools/cache/shared_informer.go —
 // sharedIndexInformer (Run, HandleDeltas, AddEventHandlerWithResyncPeriod),
@@ -17,15 +20,16 @@
 //
 // Behaviour kept: a handler added after start first gets OnAdd for every
 // cached object (isInInitialList=true), then live events; HasSynced is true
-// once the first list has been popped, a registration's once its handler has
-// also seen every initial object; resync delivers OnUpdate(old, new) with
-// old == new only to handlers whose period is due; OnDelete may receive a
-// DeletedFinalStateUnknown; AddIndexers works after start;
-// KUBELOOP_CACHE_MUTATION_DETECTOR=true panics, naming object and field,
-// when a cached object is changed.
+// once the first state (streamed or listed) has been popped, a registration's
+// once its handler has also seen every initial object; resync delivers
+// OnUpdate(old, new) with old == new only to handlers whose period is due;
+// OnDelete may receive a DeletedFinalStateUnknown; AddIndexers works after
+// start; KUBELOOP_CACHE_MUTATION_DETECTOR=true panics, naming object and
+// field, when a cached object is changed.
 //
 // What we simplify: the DeltaFIFO is the classic one (client-go now defaults
 // to RealFIFO; see package deltafifo), handler buffers are plain slices, no
-// RemoveEventHandler or WatchList option; a transform is given once, in
+// RemoveEventHandler, no switch to turn the watch-list off (client-go's:
+// KUBE_FEATURE_WatchListClient=false); a transform is given once, in
 // Options.Transform, not set later with SetTransform.
 package informer

@@ -38,10 +38,21 @@ func (m *memLW) List(context.Context, api.ListOptions) (api.ListObject, error) {
 	return l, nil
 }
 
-func (m *memLW) Watch(ctx context.Context, _ api.ListOptions) (api.Watcher, error) {
+// Watch serves a watch-list too (informers ask for one): with
+// sendInitialEvents, the stream starts with an ADDED event per object and
+// the bookmark that ends the initial events.
+func (m *memLW) Watch(ctx context.Context, opts api.ListOptions) (api.Watcher, error) {
 	m.mu.Lock()
 	defer m.mu.Unlock()
-	ch := make(chan api.WatchEvent, 1000)
+	ch := make(chan api.WatchEvent, 1000+len(m.objs))
+	if opts.SendInitialEvents != nil && *opts.SendInitialEvents {
+		for _, o := range m.objs {
+			ch <- api.WatchEvent{Type: api.Added, Object: o}
+		}
+		end := &api.ConfigMap{ObjectMeta: api.ObjectMeta{ResourceVersion: strconv.Itoa(m.rv),
+			Annotations: map[string]string{api.InitialEventsAnnotation: "true"}}}
+		ch <- api.WatchEvent{Type: api.Bookmark, Object: end}
+	}
 	m.watches = append(m.watches, ch)
 	return &memWatcher{ch: ch}, nil
 }

@@ -134,6 +134,7 @@ func (s *sharedIndexInformer) Run(ctx context.Context) {
 		KnownObjects: s.indexer, EmitDeltaTypeReplaced: true, Name: s.component, Transformer: s.transform})
 	refl := reflector.NewReflector(s.name, s.lw, fifo, s.resyncCheckPeriod)
 	refl.ShouldResync = s.shouldResync
+	refl.UseWatchList = true // client-go's default since 1.35 (WatchListClient)
 	s.fifo.Store(fifo)
 	s.refl.Store(refl)
 	s.started = true

@@ -108,11 +108,10 @@ func (r *Reflector) ListAndWatch(ctx context.Context) error {
 	ctx, cancel := context.WithCancel(ctx)
 	defer cancel()
 	w, err := r.watchList(ctx) // nil, nil without UseWatchList
-	if api.IsInvalid(err) || api.IsBadRequest(err) {
-		r.UseWatchList = false // the server rejects it; only Run reads it now
-		r.log.Info("server does not support watch-list; falling back to list", "err", err)
-	} else if err != nil {
-		return err
+	if err != nil && ctx.Err() == nil {
+		// As client-go: whatever failed (a server without WatchList rejects
+		// sendInitialEvents as Invalid), LIST now; the next relist streams again.
+		r.log.Info("watch-list failed; falling back to list", "err", err)
 	}
 	if w == nil {
 		if err := r.list(ctx); err != nil {
@@ -134,8 +133,8 @@ func (r *Reflector) list(ctx context.Context) error {
 	opts := api.ListOptions{ResourceVersion: rv, Limit: defaultPageSize}
 	for {
 		page, err := r.lw.List(ctx, opts)
-		if api.IsExpired(err) && rv != "" {
-			r.mu.Lock() // the version is gone: ask for the latest instead
+		if (api.IsExpired(err) || api.IsTooLargeResourceVersion(err)) && rv != "" {
+			r.mu.Lock() // the version is gone or not yet there: ask for the latest
 			r.lastSyncResourceVersionUnavailable = true
 			r.mu.Unlock()
 			return r.list(ctx)

@@ -68,3 +68,42 @@ func TestWatchListExpiredEventStartsAgainWithoutBackoff(t *testing.T) {
 	second := lw.recorded()[1]
 	require.NotNil(t, second.SendInitialEvents, "the state comes again from a watch-list")
 }
+
+func TestWatchListRefusedIsTriedAgainAtTheNextRelist(t *testing.T) {
+	// client-go falls back to a LIST for this ListAndWatch only: once a 410
+	// ends the watch, the relist asks for the stream again.
+	status := expired().(*api.StatusError).Status()
+	watches := 0
+	lw := &fakeLW{
+		listFn: func(api.ListOptions) (api.ListObject, error) { return cmList(10, "", cm("a", 9)), nil },
+		watchFn: func(o api.ListOptions) (api.Watcher, error) {
+			if o.SendInitialEvents != nil {
+				return nil, api.NewInvalid("", "ListOptions", "", []api.StatusCause{{Type: api.CauseTypeFieldValueForbidden, Field: "sendInitialEvents"}})
+			}
+			if watches++; watches == 1 {
+				return newChanWatcher(api.WatchEvent{Type: api.Error, Object: &status}), nil
+			}
+			return newChanWatcher(), nil
+		},
+	}
+	s := &recordingStore{}
+	r := NewReflector("configmaps", lw, s, 0)
+	r.UseWatchList = true
+	r.BackoffInitial, r.BackoffCap = time.Hour, time.Hour // only an immediate relist passes
+	ctx, cancel := context.WithCancel(context.Background())
+	defer cancel()
+	go r.Run(ctx)
+	require.Eventually(t, func() bool { return len(lw.recorded()) >= 6 }, 10*time.Second, 5*time.Millisecond)
+	var verbs []string
+	for _, o := range lw.recorded()[:6] {
+		switch {
+		case o.SendInitialEvents != nil:
+			verbs = append(verbs, "watchlist")
+		case o.Watch:
+			verbs = append(verbs, "watch")
+		default:
+			verbs = append(verbs, "list")
+		}
+	}
+	require.Equal(t, []string{"watchlist", "list", "watch", "watchlist", "list", "watch"}, verbs)
+}
