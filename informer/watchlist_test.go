@@ -26,7 +26,19 @@ import (
 type request struct {
 	verb, resource string
 	query          url.Values
+	code           int // the response's status
 }
+
+func (r *request) String() string { return r.verb + " " + r.resource + "?" + r.query.Encode() }
+
+// statusRecorder keeps the status a response starts with.
+type statusRecorder struct {
+	http.ResponseWriter
+	code int
+}
+
+func (s *statusRecorder) WriteHeader(code int) { s.code = code; s.ResponseWriter.WriteHeader(code) }
+func (s *statusRecorder) Flush()               { s.ResponseWriter.(http.Flusher).Flush() }
 
 // recordingProxy stands between the informers and a real apiserver on
 // 127.0.0.1 and records every request. With refuseWatchList it answers a
@@ -36,7 +48,22 @@ type recordingProxy struct {
 	refuseWatchList bool
 
 	mu       sync.Mutex
-	requests []request
+	requests []*request
+	held     chan struct{} // while not nil, requests wait until it is closed
+}
+
+// holdRequests makes new requests wait until the returned func is called.
+func (p *recordingProxy) holdRequests() (release func()) {
+	p.mu.Lock()
+	defer p.mu.Unlock()
+	held := make(chan struct{})
+	p.held = held
+	return func() {
+		p.mu.Lock()
+		p.held = nil
+		p.mu.Unlock()
+		close(held)
+	}
 }
 
 func (p *recordingProxy) handler(target *url.URL) http.Handler {
@@ -44,7 +71,7 @@ func (p *recordingProxy) handler(target *url.URL) http.Handler {
 	rp.FlushInterval = -1 // pass watch events on as they come
 	return http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
 		q := r.URL.Query()
-		req := request{verb: "list", resource: path.Base(r.URL.Path), query: q}
+		req := &request{verb: "list", resource: path.Base(r.URL.Path), query: q}
 		if q.Get("watch") == "true" || q.Get("watch") == "1" {
 			req.verb = "watch"
 			if q.Get("sendInitialEvents") == "true" {
@@ -56,7 +83,15 @@ func (p *recordingProxy) handler(target *url.URL) http.Handler {
 		}
 		p.mu.Lock()
 		p.requests = append(p.requests, req)
+		held := p.held
 		p.mu.Unlock()
+		if held != nil {
+			select {
+			case <-held:
+			case <-r.Context().Done():
+				return
+			}
+		}
 		if req.verb == "watchlist" && p.refuseWatchList {
 			s := api.NewInvalid("", "ListOptions", "", []api.StatusCause{{Type: api.CauseTypeFieldValueForbidden,
 				Field: "sendInitialEvents", Message: "Forbidden: sendInitialEvents is forbidden for watch unless the WatchList feature gate is enabled"}}).Status()
@@ -66,7 +101,11 @@ func (p *recordingProxy) handler(target *url.URL) http.Handler {
 			_ = json.NewEncoder(w).Encode(s)
 			return
 		}
-		rp.ServeHTTP(w, r)
+		rec := &statusRecorder{ResponseWriter: w, code: http.StatusOK}
+		rp.ServeHTTP(rec, r)
+		p.mu.Lock()
+		req.code = rec.code
+		p.mu.Unlock()
 	})
 }
 
@@ -104,7 +143,7 @@ func (p *recordingProxy) count(verb string) int {
 
 // startProxiedAPIServer starts an apiserver over a fresh etcd and a
 // recording proxy in front of it; the client talks to the proxy.
-func startProxiedAPIServer(t *testing.T, p *recordingProxy) *client.Client {
+func startProxiedAPIServer(t *testing.T, p *recordingProxy) (*client.Client, *restartableAPIServer) {
 	srv := &restartableAPIServer{t: t, etcd: storetest.StartEtcd(t), addr: "127.0.0.1:0"}
 	srv.start()
 	target, err := url.Parse("http://" + srv.addr)
@@ -117,7 +156,7 @@ func startProxiedAPIServer(t *testing.T, p *recordingProxy) *client.Client {
 	})
 	c, err := client.NewForConfig(&client.Config{Host: ts.URL})
 	require.NoError(t, err)
-	return c
+	return c, srv
 }
 
 func podOnNode(ns, name, node, app string) *api.Pod {
@@ -152,7 +191,7 @@ func TestInformersSyncThroughWatchListAndNeverList(t *testing.T) {
 		t.Skip("integration test")
 	}
 	p := &recordingProxy{}
-	c := startProxiedAPIServer(t, p)
+	c, _ := startProxiedAPIServer(t, p)
 	ctx, cancel := context.WithTimeout(context.Background(), 2*time.Minute)
 	defer cancel()
 
@@ -234,7 +273,7 @@ func TestInformerFallsBackToListWhenWatchListIsRefused(t *testing.T) {
 		t.Skip("integration test")
 	}
 	p := &recordingProxy{refuseWatchList: true}
-	c := startProxiedAPIServer(t, p)
+	c, _ := startProxiedAPIServer(t, p)
 	ctx, cancel := context.WithTimeout(context.Background(), 2*time.Minute)
 	defer cancel()
 	ns := &api.Namespace{ObjectMeta: api.ObjectMeta{Name: "wl"}}
@@ -254,4 +293,51 @@ func TestInformerFallsBackToListWhenWatchListIsRefused(t *testing.T) {
 	require.NoError(t, err)
 	require.Eventually(t, func() bool { return len(names(inf)) == 2 }, time.Minute, 10*time.Millisecond)
 	require.Equal(t, []string{"watchlist", "list", "watch"}, p.of("pods"))
+}
+
+func TestInformerRelistsThroughWatchListAfterA410(t *testing.T) {
+	if testing.Short() {
+		t.Skip("integration test")
+	}
+	p := &recordingProxy{}
+	c, srv := startProxiedAPIServer(t, p)
+	ctx, cancel := context.WithTimeout(context.Background(), 2*time.Minute)
+	defer cancel()
+	ns := &api.Namespace{ObjectMeta: api.ObjectMeta{Name: "wl"}}
+	_, err := client.For[*api.Namespace](c).Create(ctx, ns, client.CreateOptions{})
+	require.NoError(t, err)
+	pods := client.For[*api.Pod](c).Namespace("wl")
+	_, err = pods.Create(ctx, podOnNode("wl", "a", "n1", "web"), client.CreateOptions{})
+	require.NoError(t, err)
+	podInfo, ok := api.ForType[*api.Pod](api.Builtin())
+	require.True(t, ok)
+	inf := runInformer(ctx, t, "pods", client.NewListWatch(c, podInfo, ""))
+	// An event on the stream, so that its end reads as a normal end (a
+	// stream that ends with none within a second is a failure, backed off).
+	_, err = pods.Create(ctx, podOnNode("wl", "b", "n1", "web"), client.CreateOptions{})
+	require.NoError(t, err)
+	require.Eventually(t, func() bool { return len(names(inf)) == 2 }, time.Minute, 10*time.Millisecond)
+	before := inf.LastSyncResourceVersion()
+
+	// Restart the apiserver while the informer's next request waits in the
+	// proxy, and move etcd on meanwhile: the new watch cache begins after
+	// the informer's version, so resuming the watch there gets a 410.
+	p.forget()
+	release := p.holdRequests()
+	srv.stop()
+	_, err = srv.etcd.Client().Put(ctx, "/unrelated", "x")
+	require.NoError(t, err)
+	srv.start()
+	require.Eventually(t, func() bool { return len(p.of("pods")) > 0 }, time.Minute, 10*time.Millisecond,
+		"the informer resumes its watch once the stream ends")
+	release()
+	_, err = pods.Create(ctx, podOnNode("wl", "c", "n1", "web"), client.CreateOptions{})
+	require.NoError(t, err)
+	require.Eventually(t, func() bool { return len(names(inf)) == 3 }, time.Minute, 10*time.Millisecond)
+	require.NotEqual(t, before, inf.LastSyncResourceVersion())
+	require.Equal(t, []string{"watch", "watchlist"}, p.of("pods"), "the resume got 410, then the state came again as a stream")
+	p.mu.Lock()
+	resume := *p.requests[slices.IndexFunc(p.requests, func(r *request) bool { return r.verb == "watch" })]
+	p.mu.Unlock()
+	require.Equal(t, http.StatusGone, resume.code, "the resumed watch at %s", resume.query.Get("resourceVersion"))
 }
