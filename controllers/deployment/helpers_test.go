@@ -246,8 +246,15 @@ func assertStatusComplete(t *testing.T, d *api.Deployment, newRS string) {
 	assert.Equal(t, d.Generation, s.ObservedGeneration, "observedGeneration")
 	assert.Equal(t, []int32{n, n, n, n, 0}, []int32{s.Replicas, s.UpdatedReplicas, s.ReadyReplicas, s.AvailableReplicas, s.UnavailableReplicas},
 		"replicas, updated, ready, available, unavailable")
+	// The old ReplicaSet's last pods may still be terminating when the
+	// rollout completes (Kubernetes counts them apart, in
+	// terminatingReplicas, and a complete rollout does not wait for them);
+	// the count falls to 0 once their kubelets confirm the deletions.
 	if assert.NotNil(t, s.TerminatingReplicas) {
-		assert.Zero(t, *s.TerminatingReplicas)
+		assert.Eventually(t, func() bool {
+			now, err := tryGetDeployment(d.Namespace, d.Name)
+			return err == nil && now.Status.TerminatingReplicas != nil && *now.Status.TerminatingReplicas == 0
+		}, waitFor, tick, "terminatingReplicas falls to 0 (it was %d when the rollout completed)", *s.TerminatingReplicas)
 	}
 	avail := condition(d, deployment.DeploymentAvailable)
 	if assert.NotNil(t, avail) {
