@@ -187,14 +187,17 @@ func (le *LeaderElector) tryAcquireOrRenew(ctx context.Context) bool {
 		if err != nil {
 			return false
 		}
-		le.observe(created, now)
+		le.observe(created, time.Now())
 		return true
 	}
 	if err != nil {
 		le.log.Debug("could not read lease", "err", err)
 		return false
 	}
-	le.observe(current, now)
+	// Observed when the answer arrived (client-go's setObservedRecord reads
+	// the clock then): now was taken before the GET, which may return a
+	// renewal written after it, and the lease would look older than it is.
+	le.observe(current, time.Now())
 
 	holder := ""
 	if current.Spec.HolderIdentity != nil {
@@ -232,7 +235,7 @@ func (le *LeaderElector) tryAcquireOrRenew(ctx context.Context) bool {
 		le.log.Debug("could not update lease", "err", err)
 		return false
 	}
-	le.observe(written, now)
+	le.observe(written, time.Now())
 	return true
 }
 
