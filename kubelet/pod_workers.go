@@ -38,6 +38,10 @@ type podWorkers struct {
 	wg  sync.WaitGroup
 
 	mu sync.Mutex
+	// stopped is set by wait before it waits: no goroutine starts after
+	// it (a WaitGroup's Add from zero must not race with its Wait, and a
+	// timer may fire while the kubelet stops).
+	stopped bool
 	// workers maps a pod UID to its worker; a worker is in the map from its
 	// pod's first update until its goroutine has cleaned up after removal.
 	workers map[string]*podWorker
@@ -77,13 +81,16 @@ func newPodWorkers(syncPod func(context.Context, *api.Pod, *podWorker) (syncResu
 // start sets the context the workers run under.
 func (p *podWorkers) start(ctx context.Context) {
 	p.mu.Lock()
-	p.ctx = ctx
+	p.ctx, p.stopped = ctx, false
 	p.mu.Unlock()
 }
 
 // wait blocks until every worker goroutine has returned (after ctx ends),
 // then stops the timers of the idle ones.
 func (p *podWorkers) wait() {
+	p.mu.Lock()
+	p.stopped = true
+	p.mu.Unlock()
 	p.wg.Wait()
 	p.mu.Lock()
 	defer p.mu.Unlock()
@@ -140,7 +147,7 @@ func (p *podWorkers) wake(uid string) bool {
 // goroutine if it has none (and the kubelet is not stopping).
 func (p *podWorkers) signalLocked(uid string, w *podWorker) {
 	w.pending = true
-	if w.running || p.ctx.Err() != nil {
+	if w.running || p.stopped || p.ctx.Err() != nil {
 		return
 	}
 	w.running = true
