@@ -34,16 +34,7 @@ func BenchmarkCreateUpdateManagedFields(b *testing.B) {
 	// testing package calls it more than once, b.N = 1 first), stopped
 	// when done: a server left running would go on decoding every pod
 	// written after it in its watch cache.
-	untracked, err := apiservertest.Start(srv.Etcd, apiserver.Config{DisableManagedFields: true})
-	if err != nil {
-		b.Fatal(err)
-	}
-	defer untracked.API.Close()
-	ctx, cancel := context.WithTimeout(context.Background(), time.Minute)
-	defer cancel()
-	if err := untracked.API.WaitReady(ctx); err != nil {
-		b.Fatal(err)
-	}
+	untracked := startUntracked(b)
 	b.Run("kubeloop", func(b *testing.B) { benchmarkCreateUpdateManagedFields(b, untracked) })
 }
 
@@ -77,16 +68,7 @@ func benchmarkCreateUpdateManagedFields(b *testing.B, untracked *apiservertest.S
 // time per pod of each (cpu-us/pod), which a neighbour's burst moves less
 // than the interleaved ratio.
 func BenchmarkManagedFieldsOneSide(b *testing.B) {
-	untracked, err := apiservertest.Start(srv.Etcd, apiserver.Config{DisableManagedFields: true})
-	if err != nil {
-		b.Fatal(err)
-	}
-	defer untracked.API.Close()
-	ctx, cancel := context.WithTimeout(context.Background(), time.Minute)
-	defer cancel()
-	if err := untracked.API.WaitReady(ctx); err != nil {
-		b.Fatal(err)
-	}
+	untracked := startUntracked(b)
 	for _, side := range []struct {
 		name    string
 		server  *apiservertest.Server
@@ -102,6 +84,22 @@ func BenchmarkManagedFieldsOneSide(b *testing.B) {
 			b.ReportMetric(float64((benchtest.ProcessCPU(b)-cpu).Microseconds())/float64(b.N), "cpu-us/pod")
 		})
 	}
+}
+
+// startUntracked starts a second apiserver on the package's etcd with
+// Config.DisableManagedFields, closed when b ends.
+func startUntracked(b *testing.B) *apiservertest.Server {
+	untracked, err := apiservertest.Start(srv.Etcd, apiserver.Config{DisableManagedFields: true})
+	if err != nil {
+		b.Fatal(err)
+	}
+	b.Cleanup(untracked.API.Close)
+	ctx, cancel := context.WithTimeout(context.Background(), time.Minute)
+	defer cancel()
+	if err := untracked.API.WaitReady(ctx); err != nil {
+		b.Fatal(err)
+	}
+	return untracked
 }
 
 // storedBytes is the size of the value etcd holds for the last pod written.
