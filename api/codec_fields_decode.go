@@ -94,7 +94,7 @@ var cutsFieldsByType sync.Map // reflect.Type → bool
 // that cutting it leaves valid JSON. false: no such member, or a key the
 // cut cannot be sure of.
 func managedFieldsMember(data []byte) (start, end int, ok bool) {
-	s := &cutScanner{b: data}
+	s := &cutScanner{keyScanner: keyScanner{data: data}}
 	if !s.open('{') {
 		return 0, 0, false
 	}
@@ -107,7 +107,7 @@ func managedFieldsMember(data []byte) (start, end int, ok bool) {
 	// s.i is at the value; s.keyAt where its key starts, s.prevEnd after
 	// the previous member's value (or after '{' for the first).
 	keyAt, prevEnd, first := s.keyAt, s.prevEnd, s.first
-	if !s.skipValue() {
+	if !s.skipRaw() {
 		return 0, 0, false
 	}
 	valueEnd := s.i
@@ -134,31 +134,20 @@ func managedFieldsMember(data []byte) (start, end int, ok bool) {
 	return 0, 0, false
 }
 
-// cutScanner walks JSON just far enough to find a member.
+// cutScanner walks JSON just far enough to find a member, with
+// keyScanner's tokenizer (codec_scan.go): ws, key and skipRaw.
 type cutScanner struct {
-	b []byte
-	i int
+	keyScanner
 	// Where the member found last starts, where the value before it
 	// ended, and whether it is its object's first.
 	keyAt, prevEnd int
 	first          bool
 }
 
-func (s *cutScanner) ws() {
-	for s.i < len(s.b) {
-		switch s.b[s.i] {
-		case ' ', '\t', '\n', '\r':
-			s.i++
-		default:
-			return
-		}
-	}
-}
-
 // open reads c after white space.
 func (s *cutScanner) open(c byte) bool {
 	s.ws()
-	if s.i < len(s.b) && s.b[s.i] == c {
+	if s.peek() == c {
 		s.i++
 		return true
 	}
@@ -173,11 +162,8 @@ func (s *cutScanner) findMember(name string) bool {
 	s.prevEnd, s.first = s.i, true
 	for {
 		s.ws()
-		if s.i >= len(s.b) || s.b[s.i] != '"' {
-			return false
-		}
 		s.keyAt = s.i
-		key, ok := s.plainString()
+		key, ok := s.key()
 		if !ok || !s.open(':') {
 			return false
 		}
@@ -188,80 +174,15 @@ func (s *cutScanner) findMember(name string) bool {
 		case bytes.EqualFold(key, []byte(name)):
 			return false
 		}
-		if !s.skipValue() {
+		if !s.skipRaw() {
 			return false
 		}
 		s.prevEnd = s.i
 		s.first = false
-		s.ws()
-		if s.i >= len(s.b) || s.b[s.i] != ',' {
+		if !s.open(',') {
 			return false
 		}
-		s.i++
 	}
-}
-
-// plainString reads a string without escapes and returns its content.
-func (s *cutScanner) plainString() ([]byte, bool) {
-	s.i++ // the opening quote
-	from := s.i
-	for s.i < len(s.b) {
-		switch s.b[s.i] {
-		case '"':
-			s.i++
-			return s.b[from : s.i-1], true
-		case '\\':
-			return nil, false
-		}
-		s.i++
-	}
-	return nil, false
-}
-
-// skipValue passes over one value: strings end at their first unescaped
-// quote, objects and arrays at their matching bracket; anything else runs
-// to the next delimiter. It does not validate: json.Unmarshal reads what
-// it passed over.
-func (s *cutScanner) skipValue() bool {
-	s.ws()
-	depth := 0
-	for s.i < len(s.b) {
-		c := s.b[s.i]
-		switch c {
-		case '"':
-			s.i++
-			for s.i < len(s.b) && s.b[s.i] != '"' {
-				if s.b[s.i] == '\\' {
-					s.i++
-				}
-				s.i++
-			}
-			if s.i >= len(s.b) {
-				return false
-			}
-			s.i++
-		case '{', '[':
-			depth++
-			s.i++
-		case '}', ']':
-			if depth == 0 {
-				return true
-			}
-			depth--
-			s.i++
-		case ',', ' ', '\t', '\n', '\r':
-			if depth == 0 {
-				return true
-			}
-			s.i++
-		default:
-			s.i++
-		}
-		if depth == 0 && (c == '"' || c == '}' || c == ']') {
-			return true
-		}
-	}
-	return depth == 0
 }
 
 // parseEntries reads `"managedFields":[...]` (with the comma the cut
