@@ -301,10 +301,7 @@ func (w *fieldsWriter) onlyNew(t *Type, v reflect.Value, omit string, leave, par
 		if t.Atomic {
 			return false, true
 		}
-		keys := make([]reflect.Value, 0, v.Len())
-		for _, k := range v.MapKeys() {
-			keys = append(keys, k)
-		}
+		keys := v.MapKeys() // a new slice, sorted in place
 		slices.SortFunc(keys, func(a, b reflect.Value) int { return strings.Compare(a.String(), b.String()) })
 		for _, k := range keys {
 			pe := fieldpath.Field(k.String())
