@@ -166,6 +166,20 @@ func podOnNode(ns, name, node, app string) *api.Pod {
 	return p
 }
 
+// createInWL creates the namespace wl and then the given pods in it, and
+// returns the client for its pods.
+func createInWL(ctx context.Context, t *testing.T, c *client.Client, ps ...*api.Pod) *client.Resource[*api.Pod] {
+	t.Helper()
+	_, err := client.For[*api.Namespace](c).Create(ctx, &api.Namespace{ObjectMeta: api.ObjectMeta{Name: "wl"}}, client.CreateOptions{})
+	require.NoError(t, err)
+	pods := client.For[*api.Pod](c).Namespace("wl")
+	for _, p := range ps {
+		_, err := pods.Create(ctx, p, client.CreateOptions{})
+		require.NoError(t, err)
+	}
+	return pods
+}
+
 // runInformer starts an informer over lw and waits until it has synced.
 func runInformer(ctx context.Context, t *testing.T, name string, lw *client.ListWatch) informer.SharedIndexInformer {
 	t.Helper()
@@ -195,14 +209,7 @@ func TestInformersSyncThroughWatchListAndNeverList(t *testing.T) {
 	ctx, cancel := context.WithTimeout(context.Background(), 2*time.Minute)
 	defer cancel()
 
-	ns := &api.Namespace{ObjectMeta: api.ObjectMeta{Name: "wl"}}
-	_, err := client.For[*api.Namespace](c).Create(ctx, ns, client.CreateOptions{})
-	require.NoError(t, err)
-	pods := client.For[*api.Pod](c).Namespace("wl")
-	for _, pod := range []*api.Pod{podOnNode("wl", "a", "n1", "web"), podOnNode("wl", "b", "n1", "db"), podOnNode("wl", "c", "n2", "web")} {
-		_, err := pods.Create(ctx, pod, client.CreateOptions{})
-		require.NoError(t, err)
-	}
+	pods := createInWL(ctx, t, c, podOnNode("wl", "a", "n1", "web"), podOnNode("wl", "b", "n1", "db"), podOnNode("wl", "c", "n2", "web"))
 	crd := &api.CustomResourceDefinition{Spec: api.CustomResourceDefinitionSpec{
 		Group: "wl.example.com", Scope: api.NamespaceScoped,
 		Names: api.CustomResourceDefinitionNames{Plural: "gadgets", Kind: "Gadget"},
@@ -210,7 +217,7 @@ func TestInformersSyncThroughWatchListAndNeverList(t *testing.T) {
 			Schema: &api.CustomResourceValidation{OpenAPIV3Schema: &api.JSONSchemaProps{Type: "object", XPreserveUnknownFields: new(true)}}}},
 	}}
 	crd.Name = "gadgets.wl.example.com"
-	_, err = client.For[*api.CustomResourceDefinition](c).Create(ctx, crd, client.CreateOptions{})
+	_, err := client.For[*api.CustomResourceDefinition](c).Create(ctx, crd, client.CreateOptions{})
 	require.NoError(t, err)
 	var gadgets *api.ResourceInfo
 	require.Eventually(t, func() bool {
@@ -276,20 +283,14 @@ func TestInformerFallsBackToListWhenWatchListIsRefused(t *testing.T) {
 	c, _ := startProxiedAPIServer(t, p)
 	ctx, cancel := context.WithTimeout(context.Background(), 2*time.Minute)
 	defer cancel()
-	ns := &api.Namespace{ObjectMeta: api.ObjectMeta{Name: "wl"}}
-	_, err := client.For[*api.Namespace](c).Create(ctx, ns, client.CreateOptions{})
-	require.NoError(t, err)
-	pods := client.For[*api.Pod](c).Namespace("wl")
-	_, err = pods.Create(ctx, podOnNode("wl", "a", "n1", "web"), client.CreateOptions{})
-	require.NoError(t, err)
-
+	pods := createInWL(ctx, t, c, podOnNode("wl", "a", "n1", "web"))
 	podInfo, ok := api.ForType[*api.Pod](api.Builtin())
 	require.True(t, ok)
 	inf := runInformer(ctx, t, "pods", client.NewListWatch(c, podInfo, ""))
 	require.Equal(t, []string{"a"}, names(inf))
 	// The refused stream, then client-go's classic path: LIST, then a WATCH
 	// from the list's version, which carries the changes.
-	_, err = pods.Create(ctx, podOnNode("wl", "b", "n1", "web"), client.CreateOptions{})
+	_, err := pods.Create(ctx, podOnNode("wl", "b", "n1", "web"), client.CreateOptions{})
 	require.NoError(t, err)
 	require.Eventually(t, func() bool { return len(names(inf)) == 2 }, time.Minute, 10*time.Millisecond)
 	require.Equal(t, []string{"watchlist", "list", "watch"}, p.of("pods"))
@@ -303,18 +304,13 @@ func TestInformerRelistsThroughWatchListAfterA410(t *testing.T) {
 	c, srv := startProxiedAPIServer(t, p)
 	ctx, cancel := context.WithTimeout(context.Background(), 2*time.Minute)
 	defer cancel()
-	ns := &api.Namespace{ObjectMeta: api.ObjectMeta{Name: "wl"}}
-	_, err := client.For[*api.Namespace](c).Create(ctx, ns, client.CreateOptions{})
-	require.NoError(t, err)
-	pods := client.For[*api.Pod](c).Namespace("wl")
-	_, err = pods.Create(ctx, podOnNode("wl", "a", "n1", "web"), client.CreateOptions{})
-	require.NoError(t, err)
+	pods := createInWL(ctx, t, c, podOnNode("wl", "a", "n1", "web"))
 	podInfo, ok := api.ForType[*api.Pod](api.Builtin())
 	require.True(t, ok)
 	inf := runInformer(ctx, t, "pods", client.NewListWatch(c, podInfo, ""))
 	// An event on the stream, so that its end reads as a normal end (a
 	// stream that ends with none within a second is a failure, backed off).
-	_, err = pods.Create(ctx, podOnNode("wl", "b", "n1", "web"), client.CreateOptions{})
+	_, err := pods.Create(ctx, podOnNode("wl", "b", "n1", "web"), client.CreateOptions{})
 	require.NoError(t, err)
 	require.Eventually(t, func() bool { return len(names(inf)) == 2 }, time.Minute, 10*time.Millisecond)
 	before := inf.LastSyncResourceVersion()
