@@ -64,14 +64,19 @@ func newWatchCache(info *api.ResourceInfo, capacity int) *watchCache {
 	return &watchCache{info: info, store: map[string]*storeElement{}, ring: newEventRing(capacity)}
 }
 
-func (w *watchCache) element(obj api.Object) *storeElement {
-	m := obj.GetObjectMeta()
+func (w *watchCache) element(key string, obj api.Object) *storeElement {
 	return &storeElement{
-		Key:    w.info.Key(m.Namespace, m.Name),
+		Key:    key,
 		Object: obj,
-		Labels: m.Labels,
+		Labels: obj.GetObjectMeta().Labels,
 		Fields: w.fieldNames.newFieldSet(w.info, obj),
 	}
+}
+
+// key is where obj is kept in the store.
+func (w *watchCache) key(obj api.Object) string {
+	m := obj.GetObjectMeta()
+	return w.info.Key(m.Namespace, m.Name)
 }
 
 // setTypeMeta stamps apiVersion and kind on an object the cache now owns:
@@ -88,7 +93,7 @@ func (w *watchCache) replace(objs []api.Object, rv uint64) {
 	w.store = make(map[string]*storeElement, len(objs))
 	for _, o := range objs {
 		w.setTypeMeta(o)
-		e := w.element(o)
+		e := w.element(w.key(o), o)
 		w.store[e.Key] = e
 	}
 	w.ring.reset()
@@ -98,19 +103,20 @@ func (w *watchCache) replace(objs []api.Object, rv uint64) {
 // processEvent applies one change from etcd and records it in the ring.
 func (w *watchCache) processEvent(typ api.EventType, obj api.Object, rv uint64, now time.Time) *watchCacheEvent {
 	w.setTypeMeta(obj)
-	m := obj.GetObjectMeta()
-	prev, hasPrev := w.store[w.info.Key(m.Namespace, m.Name)]
-	if hasPrev {
-		w.sharer.share(obj, prev.Object)
-	} else {
-		w.sharer.share(obj, nil)
+	key := w.key(obj)
+	prev := w.store[key]
+	var prevObj api.Object
+	if prev != nil {
+		prevObj = prev.Object
 	}
-	e := w.element(obj)
+	// Before element: the element keeps obj's labels as shared.
+	w.sharer.share(obj, prevObj)
+	e := w.element(key, obj)
 	ev := &watchCacheEvent{
 		Type: typ, Key: e.Key, Object: obj, ObjLabels: e.Labels, ObjFields: e.Fields,
 		ResourceVersion: rv, RecordTime: now,
 	}
-	if hasPrev {
+	if prev != nil {
 		ev.PrevObject, ev.PrevObjLabels, ev.PrevObjFields = prev.Object, prev.Labels, prev.Fields
 	}
 	if typ == api.Deleted {
