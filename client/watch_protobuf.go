@@ -38,7 +38,10 @@ func (w *streamWatcher) protobufEvents() func() (api.WatchEvent, error) {
 			return api.WatchEvent{}, fmt.Errorf("unknown watch event type %q", eventType)
 		}
 		if _, err := api.DecodeProtobuf(body, obj); err != nil {
-			return api.WatchEvent{}, fmt.Errorf("unable to decode the object of a %s watch event: %w", eventType, err)
+			// %v, not %w: a body cut short inside a whole frame is a broken
+			// event, and receive must not read its io.ErrUnexpectedEOF as
+			// the stream ending.
+			return api.WatchEvent{}, fmt.Errorf("unable to decode the object of a %s watch event: %v", eventType, err)
 		}
 		return api.WatchEvent{Type: eventType, Object: obj}, nil
 	}

@@ -211,3 +211,19 @@ func TestStreamWatcherReportsAnUndecodableProtobufEvent(t *testing.T) {
 	assert.Equal(t, api.Error, evs[0].Type)
 	assert.Contains(t, evs[0].Object.(*api.Status).Message, "unable to decode the object of a ADDED watch event")
 }
+
+func TestStreamWatcherReportsAProtobufObjectCutShortInsideItsFrame(t *testing.T) {
+	// The frame is whole but the object inside it is not: the decoder's
+	// unexpected EOF is an ERROR event, not the end of the stream.
+	body, err := api.EncodeProtobuf(&api.Pod{TypeMeta: api.TypeMeta{APIVersion: "v1", Kind: "Pod"}, ObjectMeta: api.ObjectMeta{Name: "a", Namespace: "default"}})
+	require.NoError(t, err)
+	body = body[:len(body)-3]
+	event := append([]byte{0x0a, 5, 'A', 'D', 'D', 'E', 'D', 0x12, byte(len(body) + 2), 0x0a, byte(len(body))}, body...)
+	frame := append([]byte{0, 0, 0, byte(len(event))}, event...)
+	ctx, cancel := context.WithCancel(context.Background())
+	w := newStreamWatcher(ctx, cancel, io.NopCloser(bytes.NewReader(frame)), api.ContentTypeProtobuf+";stream=watch", newPod)
+	evs := collect(t, w)
+	require.Len(t, evs, 1)
+	assert.Equal(t, api.Error, evs[0].Type)
+	assert.Contains(t, evs[0].Object.(*api.Status).Message, "unable to decode the object of a ADDED watch event")
+}
