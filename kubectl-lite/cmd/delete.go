@@ -128,7 +128,7 @@ func waitForChange(ctx context.Context, d *client.DynamicResource, name string, 
 		if err != nil || done(obj) {
 			return err
 		}
-		w, err := d.Watch(ctx, client.ListOptions{FieldSelector: nameSelector(name), ResourceVersion: obj.GetObjectMeta().ResourceVersion})
+		w, err := d.Watch(ctx, client.ListOptions{FieldSelector: "metadata.name=" + name, ResourceVersion: obj.GetObjectMeta().ResourceVersion})
 		if err != nil {
 			return err
 		}

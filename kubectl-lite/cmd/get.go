@@ -129,7 +129,7 @@ func (o *getOptions) run(ctx context.Context, f *factory, args []string) error {
 	case o.watch:
 		last := ts[len(ts)-1] // a listing has one target
 		if !list {
-			opts = client.ListOptions{FieldSelector: nameSelector(last.name), ResourceVersion: opts.ResourceVersion}
+			opts = client.ListOptions{FieldSelector: "metadata.name=" + last.name, ResourceVersion: opts.ResourceVersion}
 		}
 		return o.watchRows(ctx, f.streams.Out, last.d, opts, list && len(tables) == 0)
 	}

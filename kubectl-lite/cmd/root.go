@@ -142,9 +142,6 @@ func objectName(info *api.ResourceInfo, name string) string {
 	return qualifiedKind(info) + "/" + name
 }
 
-// nameSelector is the field selector for one object, used to watch it.
-func nameSelector(name string) string { return "metadata.name=" + name }
-
 // newRootCommand builds the command tree. Every error cobra returns before
 // a command starts running (an unknown command or flag, arguments that the
 // command's Args rejects) is a mistake in the command line: started tells

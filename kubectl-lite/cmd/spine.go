@@ -69,7 +69,7 @@ func (s *spine) print(step int, rv, arrow, format string, args ...any) {
 // from one resourceVersion: kubeloop's resourceVersion is the etcd revision,
 // one clock for every resource, so the three watches start at the same instant.
 func (s *spine) run(ctx context.Context, cli *client.Client, d *client.DynamicResource, ns string) error {
-	items, rv, err := d.ListAll(ctx, client.ListOptions{FieldSelector: nameSelector(s.name)})
+	items, rv, err := d.ListAll(ctx, client.ListOptions{FieldSelector: "metadata.name=" + s.name})
 	if err != nil {
 		return err
 	}
@@ -85,7 +85,7 @@ func (s *spine) run(ctx context.Context, cli *client.Client, d *client.DynamicRe
 		opts := client.ListOptions{ResourceVersion: rv}
 		switch {
 		case i == 0:
-			opts.FieldSelector = nameSelector(s.name)
+			opts.FieldSelector = "metadata.name=" + s.name
 		case i == 1 && s.kind == "Pod":
 			continue // a pod target's watch is the pod watch: no second copy of each version
 		}
