@@ -31,8 +31,7 @@ func usageErrorf(format string, args ...any) error { return usageError{fmt.Error
 var errReported = errors.New("errors were reported")
 
 // factory holds the global flags and turns them into a client, like
-// kubectl's cmdutil.Factory without the RESTMapper (every kind is in
-// api.Builtin()).
+// kubectl's cmdutil.Factory (its RESTMapper is resourceFor).
 type factory struct {
 	kubeconfig, namespace, as string
 	asGroups                  []string
