@@ -141,11 +141,13 @@ func objectName(info *api.ResourceInfo, name string) string {
 	return qualifiedKind(info) + "/" + name
 }
 
-// newRootCommand builds the command tree. Every error cobra returns before
-// a command starts running (an unknown command or flag, arguments that the
-// command's Args rejects) is a mistake in the command line: started tells
-// Run which side of that line an error came from.
-func newRootCommand(f *factory) *cobra.Command {
+// Run builds the command tree, executes args and returns the process exit
+// code, printing errors the way kubectl does (cmdutil.CheckErr). Every error
+// cobra returns before a command starts running (an unknown command or flag,
+// arguments that the command's Args rejects) is a mistake in the command
+// line: started tells which side of that line an error came from.
+func Run(ctx context.Context, args []string, streams IOStreams) int {
+	f := &factory{streams: streams}
 	root := &cobra.Command{
 		Use:               "kubectl-lite",
 		Short:             "kubectl-lite controls a kubeloop cluster",
@@ -154,8 +156,9 @@ func newRootCommand(f *factory) *cobra.Command {
 		PersistentPreRun:  func(*cobra.Command, []string) { f.started = true },
 		CompletionOptions: cobra.CompletionOptions{DisableDefaultCmd: true},
 	}
-	root.SetOut(f.streams.Out)
-	root.SetErr(f.streams.ErrOut)
+	root.SetOut(streams.Out)
+	root.SetErr(streams.ErrOut)
+	root.SetArgs(args)
 	pf := root.PersistentFlags()
 	pf.StringVar(&f.kubeconfig, "kubeconfig", "", "path to the kubeconfig file (default $KUBECONFIG or ~/.kube/config)")
 	pf.StringVarP(&f.namespace, "namespace", "n", "", "the namespace for this request")
@@ -166,15 +169,6 @@ func newRootCommand(f *factory) *cobra.Command {
 		newDeleteCommand(f), newScaleCommand(f), newLabelCommand(f, "label"), newLabelCommand(f, "annotate"),
 		newEditCommand(f), newEventsCommand(f), newWatchSpineCommand(f), newTraceCommand(f),
 	)
-	return root
-}
-
-// Run executes args and returns the process exit code, printing errors the
-// way kubectl does (cmdutil.CheckErr).
-func Run(ctx context.Context, args []string, streams IOStreams) int {
-	f := &factory{streams: streams}
-	root := newRootCommand(f)
-	root.SetArgs(args)
 	c, err := root.ExecuteContextC(ctx)
 	switch {
 	case err == nil:
