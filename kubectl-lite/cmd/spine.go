@@ -13,19 +13,6 @@ import (
 	"kubeloop/client"
 )
 
-// The steps of the spine, numbered as in the sequence diagram of the
-// deep-dive (section 1, "scale to 5"):
-//
-//	1 K->>A    the write          6 A-->>S   new pending pod
-//	2 A->>E    stored (rv++)      7 S->>A    binding
-//	3 A-->>RS  the watch event    8 A-->>KL  bound pod on a node
-//	4 RS->>A   sync (status)      9 KL->>KL  containers started
-//	5 RS->>A   pods created      10 KL->>A   pod status
-const (
-	stepWrite, stepStore, stepWatch, stepSync, stepCreate   = 1, 2, 3, 4, 5
-	stepPending, stepBind, stepBound, stepStart, stepStatus = 6, 7, 8, 9, 10
-)
-
 func newWatchSpineCommand(f *factory) *cobra.Command {
 	return &cobra.Command{
 		Use:   "watch-spine TYPE NAME",
@@ -61,6 +48,14 @@ type spine struct {
 	early map[string][]*api.Event
 }
 
+// print writes one step, numbered and drawn as its arrow in the sequence
+// diagram of the deep-dive (section 1, "scale to 5"):
+//
+//	1 K->>A    the write          6 A-->>S   new pending pod
+//	2 A->>E    stored (rv++)      7 S->>A    binding
+//	3 A-->>RS  the watch event    8 A-->>KL  bound pod on a node
+//	4 RS->>A   sync (status)      9 KL->>KL  containers started
+//	5 RS->>A   pods created      10 KL->>A   pod status
 func (s *spine) print(step int, rv, arrow, format string, args ...any) {
 	fmt.Fprintf(s.out, "%2d  rv=%-6s %-8s %s\n", step, rv, arrow, fmt.Sprintf(format, args...))
 }
@@ -140,7 +135,7 @@ func (s *spine) onObject(typ api.EventType, obj api.Object) {
 	prev, known := s.seen[m.UID]
 	if typ == api.Deleted {
 		if known {
-			s.print(stepWatch, rv, "A-->>RS", "watch DELETED %s", what)
+			s.print(3, rv, "A-->>RS", "watch DELETED %s", what)
 		}
 		delete(s.seen, m.UID)
 		return
@@ -152,13 +147,13 @@ func (s *spine) onObject(typ api.EventType, obj api.Object) {
 		if rs, ok := obj.(*api.ReplicaSet); ok {
 			replicas = fmt.Sprintf(" spec.replicas=%d", *rs.Spec.Replicas) // defaulted by the apiserver
 		}
-		s.print(stepWrite, rv, "K->>A", "write %s%s (generation %d)", what, replicas, m.Generation)
-		s.print(stepStore, rv, "A->>E", "stored in etcd at resourceVersion %s", rv)
-		s.print(stepWatch, rv, "A-->>RS", "watch %s %s: a hint to re-read, not an instruction", typ, what)
+		s.print(1, rv, "K->>A", "write %s%s (generation %d)", what, replicas, m.Generation)
+		s.print(2, rv, "A->>E", "stored in etcd at resourceVersion %s", rv)
+		s.print(3, rv, "A-->>RS", "watch %s %s: a hint to re-read, not an instruction", typ, what)
 	}
 	if rs, ok := obj.(*api.ReplicaSet); ok && rs.Status.ObservedGeneration > 0 {
 		if old, _ := prev.(*api.ReplicaSet); old == nil || syncStatus(old) != syncStatus(rs) {
-			s.print(stepSync, rv, "RS->>A", "%s", syncStatus(rs))
+			s.print(4, rv, "RS->>A", "%s", syncStatus(rs))
 		}
 	}
 	if !isPod {
@@ -167,18 +162,18 @@ func (s *spine) onObject(typ api.EventType, obj api.Object) {
 	old, _ := prev.(*api.Pod) // nil for a new pod
 	switch {
 	case old == nil && pod.Spec.NodeName == "":
-		s.print(stepPending, rv, "A-->>S", "watch ADDED %s: pending, no node yet", what)
+		s.print(6, rv, "A-->>S", "watch ADDED %s: pending, no node yet", what)
 	case (old == nil || old.Spec.NodeName == "") && pod.Spec.NodeName != "":
-		s.print(stepBind, rv, "S->>A", "%s bound to node %s", what, pod.Spec.NodeName)
-		s.print(stepBound, rv, "A-->>KL", "watch MODIFIED %s, now on node %s's list", what, pod.Spec.NodeName)
+		s.print(7, rv, "S->>A", "%s bound to node %s", what, pod.Spec.NodeName)
+		s.print(8, rv, "A-->>KL", "watch MODIFIED %s, now on node %s's list", what, pod.Spec.NodeName)
 	}
 	if old != nil && old.DeletionTimestamp == nil && pod.DeletionTimestamp != nil {
-		s.print(stepWatch, rv, "A-->>KL", "%s is terminating", what)
+		s.print(3, rv, "A-->>KL", "%s is terminating", what)
 	}
 	// A new pod's Pending phase is the apiserver's default, not a report:
 	// only changes after creation are the kubelet's.
 	if old != nil && podStatus(old) != podStatus(pod) {
-		s.print(stepStatus, rv, "KL->>A", "%s %s", what, podStatus(pod))
+		s.print(10, rv, "KL->>A", "%s %s", what, podStatus(pod))
 	}
 }
 
@@ -211,14 +206,14 @@ func (s *spine) onEvent(e *api.Event) {
 		return
 	}
 	from := cmp.Or(e.Source.Component, e.ReportingController)
-	step, arrow := stepSync, "RS->>A"
+	step, arrow := 4, "RS->>A"
 	switch {
 	case strings.Contains(from, "scheduler"):
-		step, arrow = stepBind, "S->>A"
+		step, arrow = 7, "S->>A"
 	case strings.Contains(from, "kubelet"):
-		step, arrow = stepStart, "KL->>KL"
+		step, arrow = 9, "KL->>KL"
 	case e.Reason == "SuccessfulCreate" || e.Reason == "SuccessfulDelete":
-		step = stepCreate
+		step = 5
 	}
 	s.print(step, e.ResourceVersion, arrow, "event %s %s/%s: %s", e.Reason,
 		strings.ToLower(e.InvolvedObject.Kind), e.InvolvedObject.Name, strings.TrimSpace(e.Message))
