@@ -55,6 +55,9 @@
 //   - MetadataResource (metadata.go): metadata/metadata.go, the client of
 //     any resource by its GroupVersionResource, reading only metadata.
 //   - ListWatch (listwatch.go): tools/cache/listwatch.go.
+//   - DynamicResource.Until (until.go): tools/watch/until.go UntilWithSync,
+//     waiting for a condition on one object (kubectl delete --wait), with
+//     a read of the object where client-go keeps an informer's cache.
 //
 // What we simplify, and why it is safe here:
 //

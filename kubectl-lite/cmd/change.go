@@ -3,7 +3,6 @@ package cmd
 import (
 	"bytes"
 	"cmp"
-	"context"
 	"encoding/json"
 	"fmt"
 	"os"
@@ -59,7 +58,7 @@ func newDeleteCommand(f *factory) *cobra.Command {
 			})
 			if wait {
 				err = cmp.Or(forEach(f, deleted, func(t target) error {
-					return waitForChange(c.Context(), t.d, t.name, func(obj api.Object) bool { return obj == nil })
+					return t.d.Until(c.Context(), t.name, func(obj api.Object) bool { return obj == nil })
 				}), err)
 			}
 			return err
@@ -99,7 +98,7 @@ func newScaleCommand(f *factory) *cobra.Command {
 			// One progress line ("3/5 ready"), rewritten as the status changes,
 			// until readyReplicas (for the current generation) reaches replicas.
 			last, notRS := "", error(nil)
-			err = waitForChange(c.Context(), t.d, t.name, func(obj api.Object) bool {
+			err = t.d.Until(c.Context(), t.name, func(obj api.Object) bool {
 				rs, ok := obj.(*api.ReplicaSet)
 				if !ok {
 					notRS = fmt.Errorf("--wait knows only replicasets, and %s %q is none (or is gone)", t.info.Resource, t.name)
@@ -120,33 +119,6 @@ func newScaleCommand(f *factory) *cobra.Command {
 	c.Flags().Int32Var(&replicas, "replicas", 0, "the new desired number of replicas")
 	c.Flags().BoolVar(&wait, "wait", false, "wait, with a live progress line, until that many replicas are ready")
 	return c
-}
-
-// waitForChange reads the object, calls done with it (nil once it is gone)
-// and, until done says so, blocks for the next change, watching from the
-// version it read so no event can slip past. delete --wait and scale --wait
-// are built on it.
-func waitForChange(ctx context.Context, d *client.DynamicResource, name string, done func(api.Object) bool) error {
-	for {
-		obj, err := d.Get(ctx, name, client.GetOptions{})
-		if api.IsNotFound(err) {
-			obj, err = nil, nil
-		}
-		if err != nil || done(obj) {
-			return err
-		}
-		w, err := d.Watch(ctx, client.ListOptions{FieldSelector: "metadata.name=" + name, ResourceVersion: obj.GetObjectMeta().ResourceVersion})
-		if err != nil {
-			return err
-		}
-		select {
-		case <-ctx.Done():
-			w.Stop()
-			return fmt.Errorf("stopped waiting for %s %q: %w", d.Info().Resource, name, ctx.Err())
-		case <-w.ResultChan(): // any event, or the stream's end: read again
-		}
-		w.Stop()
-	}
 }
 
 // newLabelCommand builds `label` or `annotate`: the same command over
