@@ -160,7 +160,6 @@ func contains(have, want any) bool {
 	return reflect.DeepEqual(have, want)
 }
 
-// documentSeparator is a YAML "---" line.
 var documentSeparator = regexp.MustCompile(`(?m)^---[ \t]*(#.*)?$`)
 
 // readManifests reads every object in the files, directories (their .yaml,

@@ -60,7 +60,6 @@ func (w describeWriter) meta(m api.ObjectMeta) {
 	w.pairs(0, "Annotations", m.Annotations, ": ")
 }
 
-// controlledBy is the "Controlled By" line, when the object has a controller.
 func (w describeWriter) controlledBy(m *api.ObjectMeta) {
 	if ref := api.GetControllerOf(m); ref != nil {
 		w.line(0, "Controlled By:\t%s/%s", ref.Kind, ref.Name)
@@ -184,8 +183,6 @@ func describeReplicaSet(ctx context.Context, cli *client.Client, w describeWrite
 	return nil
 }
 
-// describeEvents prints the events whose involvedObject is obj, oldest
-// first, in kubectl's table.
 func describeEvents(ctx context.Context, cli *client.Client, w describeWriter, obj api.Object, info *api.ResourceInfo) error {
 	m := obj.GetObjectMeta()
 	sel, ns := "involvedObject.name="+m.Name+",involvedObject.uid="+m.UID, api.NamespaceDefault

@@ -14,11 +14,11 @@
 // kubectl/pkg/describe/describe.go); create and apply from files (apply.go:
 // create/create.go, apply/apply.go, apply/patcher.go, apimachinery's
 // jsonmergepatch CreateThreeWayJSONMergePatch); delete, scale, label,
-// annotate and edit, which change objects named by TYPE NAME (change.go:
-// delete/delete.go, scale/scale.go, label/label.go, edit/edit.go);
-// watch-spine (spine.go: no counterpart); the start of every command, TYPE
-// NAME resolved to a client, and its errors and exit codes (root.go:
-// cli-runtime's resource.Builder, cmd/util/helpers.go CheckErr).
+// annotate, edit (change.go: delete/delete.go, scale/scale.go,
+// label/label.go, edit/edit.go); watch-spine (spine.go: no counterpart);
+// the start of every command, TYPE NAME resolved to a client, and its
+// errors and exit codes (root.go: cli-runtime's resource.Builder,
+// cmd/util/helpers.go CheckErr).
 //
 // What it leaves out, and why that is fine for learning: discovery and the
 // RESTMapper (every kind is in api.Builtin()); strategic merge patch (apply

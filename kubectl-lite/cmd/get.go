@@ -63,17 +63,15 @@ func newEventsCommand(f *factory) *cobra.Command {
 	return c
 }
 
-// kindTable is a Table of objects of one kind.
 type kindTable struct {
 	*client.Table
 	info *api.ResourceInfo
 }
 
 // run gets the named objects or, for a TYPE alone, lists them, then watches
-// with -w. Every format reads a server-rendered Table: its rows are what
-// the table formats lay out, and with -o yaml or json (or to sort events)
-// the rows carry the whole objects (includeObject=Object). A missing named
-// object is reported and the rest still printed, as kubectl does.
+// with -w. Every format reads a server-rendered Table, whose rows carry the
+// whole objects for -o yaml or json and to sort events (includeObject=Object).
+// A missing named object is reported and the rest still printed, as kubectl does.
 func (o *getOptions) run(ctx context.Context, f *factory, args []string) error {
 	_, ts, err := f.resolve(args, true)
 	switch {

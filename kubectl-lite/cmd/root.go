@@ -118,7 +118,6 @@ func (f *factory) resolve(args []string, allowNoName bool) (*client.Client, []ta
 	return cli, ts, nil
 }
 
-// resolveOne is resolve for the commands that take exactly one object.
 func (f *factory) resolveOne(args []string, verb string) (*client.Client, target, error) {
 	cli, ts, err := f.resolve(args, false)
 	if err == nil && len(ts) != 1 {

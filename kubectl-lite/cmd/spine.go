@@ -219,7 +219,6 @@ func (s *spine) onEvent(e *api.Event) {
 		strings.ToLower(e.InvolvedObject.Kind), e.InvolvedObject.Name, strings.TrimSpace(e.Message))
 }
 
-// flushEvents reports the events that came before uid was seen.
 func (s *spine) flushEvents(uid string) {
 	events := s.early[uid]
 	delete(s.early, uid)
