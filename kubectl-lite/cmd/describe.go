@@ -226,8 +226,7 @@ func podPhase(p *api.Pod) string {
 	return string(p.Status.Phase)
 }
 
-// eventTime is when an event last happened: lastTimestamp, or eventTime for
-// events.k8s.io-style events, or creation.
+// eventTime is when an event last happened (eventTime: events.k8s.io's).
 func eventTime(e *api.Event) time.Time {
 	switch {
 	case !e.LastTimestamp.IsZero():

@@ -49,8 +49,7 @@ func newGetCommand(f *factory) *cobra.Command {
 	return c
 }
 
-// newEventsCommand is `kubectl events`: `get events` oldest first, the
-// order things happened in.
+// newEventsCommand is `kubectl events`: `get events`, oldest first.
 func newEventsCommand(f *factory) *cobra.Command {
 	o := &getOptions{byEventTime: true}
 	c := &cobra.Command{
@@ -239,8 +238,7 @@ func (o *getOptions) watchRows(ctx context.Context, out io.Writer, d *client.Dyn
 	return nil
 }
 
-// sortRowsByEventTime orders the rows of an events Table (with whole
-// objects in them) by when each event last happened.
+// sortRowsByEventTime needs the rows' whole objects (includeObject=Object).
 func sortRowsByEventTime(rows []client.TableRow) error {
 	at := map[string]time.Time{} // by the row's object, unique by its UID
 	for _, r := range rows {
