@@ -226,7 +226,7 @@ func podPhase(p *api.Pod) string {
 	return string(p.Status.Phase)
 }
 
-// eventTime is when an event last happened (eventTime: events.k8s.io's).
+// eventTime is when an event last happened; events.k8s.io events set eventTime.
 func eventTime(e *api.Event) time.Time {
 	switch {
 	case !e.LastTimestamp.IsZero():
