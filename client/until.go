@@ -24,7 +24,13 @@ func (r *DynamicResource) Until(ctx context.Context, name string, done func(api.
 		if err != nil || done(obj) {
 			return err
 		}
-		w, err := r.Watch(ctx, ListOptions{FieldSelector: "metadata.name=" + name, ResourceVersion: obj.GetObjectMeta().ResourceVersion})
+		// Not there yet: a watch from no version starts with what exists
+		// by then, so a create between the read and the watch is seen.
+		rv := ""
+		if obj != nil {
+			rv = obj.GetObjectMeta().ResourceVersion
+		}
+		w, err := r.Watch(ctx, ListOptions{FieldSelector: "metadata.name=" + name, ResourceVersion: rv})
 		if err != nil {
 			return err
 		}

@@ -52,3 +52,21 @@ func TestUntilReturnsAtOnceWhenDoneAndStopsWithItsContext(t *testing.T) {
 	err = cms.Until(stop, "stays", func(api.Object) bool { cancel(); return false })
 	assert.ErrorIs(t, err, context.Canceled, "a wait that never ends ends with its context")
 }
+
+func TestUntilWaitsForAnObjectToAppear(t *testing.T) {
+	c, ns := startServer(t)
+	cms := client.For[*api.ConfigMap](c).Namespace(ns)
+	var seen []string
+	err := cms.Dynamic().Until(ctx(t), "later", func(obj api.Object) bool {
+		if obj == nil {
+			seen = append(seen, "missing")
+			_, err := cms.Create(ctx(t), &api.ConfigMap{ObjectMeta: api.ObjectMeta{Name: "later"}}, client.CreateOptions{})
+			require.NoError(t, err)
+			return false
+		}
+		seen = append(seen, obj.GetObjectMeta().Name)
+		return true
+	})
+	require.NoError(t, err)
+	assert.Equal(t, []string{"missing", "later"}, seen)
+}
