@@ -213,12 +213,11 @@ func readManifests(f *factory, paths []string) ([]target, error) {
 // decodeDocument turns one YAML or JSON document into manifests; a kind: List
 // gives one manifest per item.
 func decodeDocument(cli *client.Client, doc []byte, source, defaultNS string) ([]target, error) {
-	data, err := yaml.YAMLToJSON(doc)
-	if err != nil {
+	var obj map[string]any
+	if err := yaml.Unmarshal(doc, &obj); err != nil { // a document that is a list or a scalar, too
 		return nil, fmt.Errorf("error parsing %s: %w", source, err)
 	}
-	var obj map[string]any
-	if err := json.Unmarshal(data, &obj); err != nil || obj == nil {
+	if obj == nil {
 		return nil, nil // an empty document
 	}
 	objs := []any{obj}

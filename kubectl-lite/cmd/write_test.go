@@ -69,6 +69,17 @@ func TestCreateReportsEachFailureAndGoesOn(t *testing.T) {
 	assert.Regexp(t, `^The ReplicaSet "bad" is invalid: spec.replicas: .*-1`, r.err)
 }
 
+func TestApplyRefusesADocumentThatIsNoObject(t *testing.T) {
+	ns := newNamespace(t)
+	cm := "apiVersion: v1\nkind: ConfigMap\nmetadata: {name: kept}\n"
+	for _, doc := range []string{"- a\n- b\n", "just words\n"} {
+		r := kl(t, ns, cm+"---\n"+doc, "apply", "-f", "-")
+		assert.Equal(t, 1, r.code, doc)
+		assert.Regexp(t, `^error: error parsing STDIN: .*cannot unmarshal (array|string) into Go value of type map\[string\]interface \{\}\n$`, r.err, doc)
+	}
+	assert.Contains(t, kl(t, ns, "", "get", "cm", "kept").err, `"kept" not found`, "nothing of a refused file is applied")
+}
+
 func TestLabelNeedsOverwriteToChangeAndDashRemoves(t *testing.T) {
 	ns := newNamespace(t)
 	mustKL(t, ns, podManifest("p", "app: web, tier: front"), "create", "-f", "-")
