@@ -32,7 +32,7 @@ type patchOptions struct {
 // controller has to choose a name; kubectl sends "kubectl"), force is only
 // for apply.
 func readPatchOptions(req *http.Request, patchType string) (*patchOptions, error) {
-	q := req.URL.Query()
+	q := query(req)
 	po := &patchOptions{param: q.Get("fieldManager")}
 	forceSet := q.Has("force")
 	if forceSet {

@@ -23,7 +23,7 @@ const (
 // default, as in Kubernetes; an unknown value is 422 on the verb's options
 // kind (CreateOptions, UpdateOptions, PatchOptions).
 func fieldValidation(r *http.Request, optionsKind string) (string, error) {
-	v := r.URL.Query().Get("fieldValidation")
+	v := query(r).Get("fieldValidation")
 	switch v {
 	case "":
 		return fieldValidationWarn, nil

@@ -89,7 +89,7 @@ func (scope *RequestScope) deleteOptions(r *http.Request) (*api.DeleteOptions, e
 	if opts.DryRun, err = dryRun(r, "DeleteOptions", opts.DryRun); err != nil {
 		return nil, err
 	}
-	q := r.URL.Query()
+	q := query(r)
 	if g := q.Get("gracePeriodSeconds"); g != "" {
 		n, err := strconv.ParseInt(g, 10, 64)
 		if err != nil {

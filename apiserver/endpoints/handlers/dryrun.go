@@ -18,7 +18,7 @@ import (
 //
 //	CreateOptions.meta.k8s.io "" is invalid: dryRun: Unsupported value: ["Bogus"]: supported values: "All"
 func dryRun(r *http.Request, optionsKind string, fromBody []string) ([]string, error) {
-	values := append(append([]string(nil), fromBody...), r.URL.Query()["dryRun"]...)
+	values := append(append([]string(nil), fromBody...), query(r)["dryRun"]...)
 	for _, v := range values {
 		if v != api.DryRunAll {
 			bad, _ := json.Marshal(values)

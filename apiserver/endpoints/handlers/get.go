@@ -19,7 +19,7 @@ func GetResource(r rest.Getter, scope *RequestScope) http.HandlerFunc {
 			scope.err(w, req, err)
 			return
 		}
-		obj, err := r.Get(ctx, ri.Name, &rest.GetOptions{ResourceVersion: req.URL.Query().Get("resourceVersion")})
+		obj, err := r.Get(ctx, ri.Name, &rest.GetOptions{ResourceVersion: query(req).Get("resourceVersion")})
 		if err != nil {
 			scope.err(w, req, err)
 			return
@@ -73,7 +73,7 @@ func (scope *RequestScope) tableOptions(req *http.Request) (*rest.TableOptions, 
 	if mto.Convert != "Table" || scope.TableConvertor == nil {
 		return nil, nil
 	}
-	inc := req.URL.Query().Get("includeObject")
+	inc := query(req).Get("includeObject")
 	switch inc {
 	case "":
 		inc = "Metadata"

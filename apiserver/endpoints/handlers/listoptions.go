@@ -20,7 +20,7 @@ import (
 // Kubernetes: staging/src/k8s.io/apiserver/pkg/endpoints/handlers/get.go
 // (listOpts) and apimachinery/pkg/apis/meta/internalversion/validation.
 func listOptions(r *http.Request, info *api.ResourceInfo, watch bool) (rest.ListOptions, error) {
-	q := r.URL.Query()
+	q := query(r)
 	var opts rest.ListOptions
 	if ls := q.Get("labelSelector"); ls != "" {
 		sel, err := api.ParseSelector(ls)

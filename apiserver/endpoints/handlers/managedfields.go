@@ -15,7 +15,7 @@ import (
 // Kubernetes: handlers/create.go managerOrUserAgent and the
 // ValidateCreateOptions/ValidateUpdateOptions/ValidatePatchOptions calls.
 func fieldManagerOf(req *http.Request, optionsKind string) (param, manager string, err error) {
-	param = req.URL.Query().Get("fieldManager")
+	param = query(req).Get("fieldManager")
 	if causes := fieldmanager.ValidateManager(param); len(causes) > 0 {
 		return "", "", newInvalidQualified("meta.k8s.io", optionsKind, "", causes)
 	}

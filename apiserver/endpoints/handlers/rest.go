@@ -5,6 +5,7 @@ import (
 	"fmt"
 	"log/slog"
 	"net/http"
+	"net/url"
 	"strings"
 
 	"kubeloop/api"
@@ -59,6 +60,15 @@ func (scope *RequestScope) requestInfo(req *http.Request) (*request.RequestInfo,
 		ri = request.NewRequestInfo(req)
 	}
 	return ri, request.WithNamespace(req.Context(), ri.Namespace)
+}
+
+// query is the request's query parameters. Most requests have none, and
+// URL.Query would make an empty map for every parameter a handler reads.
+func query(req *http.Request) url.Values {
+	if req.URL.RawQuery == "" {
+		return nil
+	}
+	return req.URL.Query()
 }
 
 // err answers err as a Status.

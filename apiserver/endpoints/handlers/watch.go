@@ -39,7 +39,7 @@ func WatchResource(r rest.Watcher, scope *RequestScope) http.HandlerFunc {
 			// A watch on one object's URL is a watch on its collection with
 			// metadata.name fixed.
 			fs := "metadata.name=" + ri.Name
-			if extra := req.URL.Query().Get("fieldSelector"); extra != "" {
+			if extra := query(req).Get("fieldSelector"); extra != "" {
 				fs += "," + extra
 			}
 			sel, err := api.ParseFieldSelector(fs)
@@ -50,7 +50,7 @@ func WatchResource(r rest.Watcher, scope *RequestScope) http.HandlerFunc {
 			opts.Predicate.Field = sel
 		}
 		timeout := minRequestTimeout + time.Duration(rand.Int64N(int64(minRequestTimeout)))
-		if t := req.URL.Query().Get("timeoutSeconds"); t != "" {
+		if t := query(req).Get("timeoutSeconds"); t != "" {
 			n, err := strconv.ParseInt(t, 10, 64)
 			if err != nil || n < 0 {
 				scope.err(w, req, api.NewBadRequest("invalid timeoutSeconds "+strconv.Quote(t)))
