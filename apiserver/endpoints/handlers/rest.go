@@ -102,7 +102,12 @@ func (scope *RequestScope) verb(verb string) string {
 //
 // It names the user too, as an audit log would (Kubernetes' audit events
 // carry user.username): that is how one tells which identity wrote what.
+// With Info off nothing is computed: the key, the status code of an error
+// and the arguments' interfaces would be built for a line nobody reads.
 func (scope *RequestScope) logWrite(ctx context.Context, verb string, code int, dryRun []string, in, out api.Object, err error) {
+	if !scope.Logger.Enabled(ctx, slog.LevelInfo) {
+		return
+	}
 	key := ""
 	if in != nil {
 		key, _ = api.MetaNamespaceKeyFunc(in)
