@@ -58,7 +58,7 @@ func (g namespaceGetter) GetNamespace(ctx context.Context, name string) (*api.Na
 	// ago may not be there yet, so a miss is checked against etcd.
 	st := g.s.storage[info]
 	obj, err := st.Get(ctx, info.Key("", name), store.GetOptions{ResourceVersion: "0"})
-	live := api.IsNotFound(err)
+	live := err != nil && api.IsNotFound(err)
 	if err == nil && obj.(*api.Namespace).Status.Phase != api.NamespaceTerminating {
 		if since, ok := g.s.forceLiveLookup.Load(name); ok {
 			if time.Since(since.(time.Time)) < forceLiveLookupTTL {

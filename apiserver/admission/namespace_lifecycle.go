@@ -76,10 +76,10 @@ func (l *NamespaceLifecycle) check(ctx context.Context, a *Attributes) error {
 		return nil
 	}
 	ns, err := l.namespaces.GetNamespace(ctx, a.Namespace)
-	if api.IsNotFound(err) {
-		return api.NewNotFound(api.GroupResource{Resource: "namespaces"}, a.Namespace)
-	}
 	if err != nil {
+		if api.IsNotFound(err) {
+			return api.NewNotFound(api.GroupResource{Resource: "namespaces"}, a.Namespace)
+		}
 		return api.NewInternalError(fmt.Errorf("looking up namespace %q: %w", a.Namespace, err))
 	}
 	if ns.Status.Phase == api.NamespaceTerminating || ns.DeletionTimestamp != nil {
