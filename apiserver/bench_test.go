@@ -15,7 +15,6 @@ import (
 	clientv3 "go.etcd.io/etcd/client/v3"
 
 	"kubeloop/api"
-	"kubeloop/apiserver/apiservertest"
 	"kubeloop/internal/benchtest"
 	"kubeloop/store"
 )
@@ -61,7 +60,7 @@ func BenchmarkCreateConfigMaps(b *testing.B) {
 			if code := srv.Do(b, "POST", "/api/v1/namespaces", "", `{"metadata":{"name":"`+ns+`"}}`).Code; code != http.StatusCreated {
 				b.Fatalf("create namespace: %d", code)
 			}
-			ours := newServerSide(srv, srv.HTTPClient(), ns, w)
+			ours := newServerSide(srv.URL, srv.HTTPClient(), ns, w)
 			raw := newEtcdSide(b, "raw-"+ns)
 			kubeloop := &benchtest.Arm{Op: ours.create}
 			reference := &benchtest.Arm{Unit: "etcd-", Op: raw.create}
@@ -102,14 +101,14 @@ type benchSide struct {
 	create, get, list func(i int) error
 }
 
-// newServerSide drives s through hc (whose identity is the caller's
-// choice) in the namespace ns.
-func newServerSide(s *apiservertest.Server, hc *http.Client, ns string, w wire) benchSide {
+// newServerSide drives the server at baseURL through hc (whose identity
+// is the caller's choice) in the namespace ns.
+func newServerSide(baseURL string, hc *http.Client, ns string, w wire) benchSide {
 	tr := hc.Transport.(*http.Transport).Clone()
 	tr.MaxIdleConns, tr.MaxIdleConnsPerHost = 256, 256
 	client := &http.Client{Transport: tr}
 	do := func(method, path, contentType string, body []byte) (int, error) {
-		req, err := http.NewRequest(method, s.URL+path, bytes.NewReader(body))
+		req, err := http.NewRequest(method, baseURL+path, bytes.NewReader(body))
 		if err != nil {
 			return 0, err
 		}
