@@ -1,6 +1,7 @@
 package handlers
 
 import (
+	"bytes"
 	"errors"
 	"fmt"
 	"io"
@@ -87,9 +88,16 @@ func strictError(problems []string) string {
 // maxBodyBytes is Kubernetes' limit on a request body (3 MiB).
 const maxBodyBytes = 3 << 20
 
-// readBody reads at most maxBodyBytes; a larger body is 413.
+// readBody reads at most maxBodyBytes; a larger body is 413. A body whose
+// length the client sent is read into one buffer of that size (io.ReadAll
+// starts at 512 bytes and grows, copying: five buffers for a 4 KiB pod).
 func readBody(r *http.Request) ([]byte, error) {
-	data, err := io.ReadAll(io.LimitReader(r.Body, maxBodyBytes+1))
+	var buf bytes.Buffer
+	if n := r.ContentLength; n > 0 && n <= maxBodyBytes {
+		buf.Grow(int(n) + bytes.MinRead) // ReadFrom wants MinRead free to read EOF
+	}
+	_, err := buf.ReadFrom(io.LimitReader(r.Body, maxBodyBytes+1))
+	data := buf.Bytes()
 	if err != nil {
 		return nil, api.NewBadRequest(fmt.Sprintf("reading the request body: %v", err))
 	}
