@@ -306,9 +306,10 @@ func NewTimeoutError(msg string, retryAfterSeconds int32) *StatusError {
 }
 
 // ReasonForError returns the reason of a StatusError anywhere in err's chain.
+// errors.AsType, not errors.As: As's target escapes, so every call, even
+// for the nil error most requests end with, allocated one.
 func ReasonForError(err error) StatusReason {
-	var se *StatusError
-	if errors.As(err, &se) {
+	if se, ok := errors.AsType[*StatusError](err); ok {
 		return se.ErrStatus.Reason
 	}
 	return StatusReasonUnknown
@@ -316,8 +317,7 @@ func ReasonForError(err error) StatusReason {
 
 // CodeForError returns the HTTP code of a StatusError in err's chain, or 0.
 func CodeForError(err error) int32 {
-	var se *StatusError
-	if errors.As(err, &se) {
+	if se, ok := errors.AsType[*StatusError](err); ok {
 		return se.ErrStatus.Code
 	}
 	return 0
@@ -349,8 +349,8 @@ func IsExpired(err error) bool {
 // IsTooLargeResourceVersion is true for the 504 whose cause says the
 // requested revision is ahead of the server.
 func IsTooLargeResourceVersion(err error) bool {
-	var se *StatusError
-	if !errors.As(err, &se) || se.ErrStatus.Details == nil {
+	se, ok := errors.AsType[*StatusError](err)
+	if !ok || se.ErrStatus.Details == nil {
 		return false
 	}
 	for _, c := range se.ErrStatus.Details.Causes {

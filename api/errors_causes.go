@@ -13,8 +13,8 @@ func IsMethodNotSupported(err error) bool {
 // such as CauseTypeNamespaceTerminating on a create refused because its
 // namespace is being deleted. apimachinery: errors.HasStatusCause.
 func HasStatusCause(err error, t CauseType) bool {
-	var se *StatusError
-	if !errors.As(err, &se) || se.ErrStatus.Details == nil {
+	se, ok := errors.AsType[*StatusError](err)
+	if !ok || se.ErrStatus.Details == nil {
 		return false
 	}
 	for _, c := range se.ErrStatus.Details.Causes {
