@@ -51,15 +51,20 @@ var builtinScanTypes = sync.OnceValue(func() map[reflect.Type]*scanType {
 	return s.types
 })
 
-// visit makes the entries of t and of every type reachable from it.
+// visit makes the entries of t and of every type reachable from it. A
+// slice or map type gets its own entry too (value asks for it): without
+// one every body with a map or a list made a table of its own.
 func (s *keyScanner) visit(t reflect.Type) {
-	for t.Kind() == reflect.Pointer || t.Kind() == reflect.Slice || t.Kind() == reflect.Map {
+	for t.Kind() == reflect.Pointer {
 		t = t.Elem()
 	}
 	if _, done := s.types[t]; done {
 		return
 	}
 	st := s.typeInfo(t)
+	if k := t.Kind(); k == reflect.Slice || k == reflect.Map {
+		s.visit(t.Elem())
+	}
 	for _, f := range st.fields {
 		s.visit(f.t)
 	}
