@@ -57,8 +57,12 @@ func DecodeStrictOptions(data []byte, into *DeleteOptions) (unknownFields, dupli
 // decodeStrict first asks the fast scan (codec_scan.go) whether the body is
 // clean; then json.Unmarshal alone decodes it. A body it is not sure about,
 // or one json.Unmarshal refuses, takes the token walk, which reports every
-// path in Kubernetes' words.
+// path in Kubernetes' words. (Into a zero value, a clean body is first
+// tried in one pass that scans and decodes: codec_scan_decode.go.)
 func decodeStrict(data []byte, into any) (unknownFields, duplicateFields []string, err error) {
+	if p := reflect.ValueOf(into); p.Kind() == reflect.Pointer && !p.IsNil() && p.Elem().IsZero() && decodeClean(data, p.Elem()) {
+		return nil, nil, nil
+	}
 	if cleanBody(data, reflect.TypeOf(into).Elem()) && json.Unmarshal(data, into) == nil {
 		return nil, nil, nil
 	}

@@ -11,6 +11,7 @@ package api
 
 import (
 	"bytes"
+	"encoding"
 	"encoding/json"
 	"reflect"
 	"strings"
@@ -77,11 +78,18 @@ type scanType struct {
 	custom bool       // has its own UnmarshalJSON
 	shaped jsonShaped // one of several shapes (customresourcedefinition_json.go)
 	fields []scanField
+	// text: it has UnmarshalText (and no UnmarshalJSON), which
+	// encoding/json uses for a string.
+	text bool
+	// plain says the decoder of clean bodies (codec_scan_decode.go) may
+	// set this struct's fields itself: see plainStruct.
+	plain bool
 }
 
 type scanField struct {
-	name string
-	t    reflect.Type
+	name  string
+	t     reflect.Type
+	index []int // the field's path through embedded structs (reflect.Value.FieldByIndex)
 }
 
 // cleanBody reports whether data is one JSON object that fits t cleanly.
@@ -368,14 +376,57 @@ func (s *keyScanner) typeInfo(t reflect.Type) *scanType {
 	}
 	st := &scanType{custom: reflect.PointerTo(t).Implements(reflect.TypeFor[json.Unmarshaler]())}
 	st.shaped, _ = shapedType(t)
+	st.text = !st.custom && reflect.PointerTo(t).Implements(reflect.TypeFor[encoding.TextUnmarshaler]())
 	if s.types == nil {
 		s.types = map[reflect.Type]*scanType{}
 	}
 	s.types[t] = st
 	if t.Kind() == reflect.Struct && !st.custom {
 		st.fields = s.appendFields(nil, t)
+		st.plain = plainStruct(t, map[string]bool{})
 	}
 	return st
+}
+
+// plainStruct reports whether encoding/json sees t's fields as
+// appendFields lists them and sets them as cleanDecoder does: no JSON name
+// twice anywhere in the flattened struct (which one encoding/json picks
+// is not repeated here), no embedded pointer (encoding/json allocates
+// those), no `,string` option. names holds the names met so far.
+func plainStruct(t reflect.Type, names map[string]bool) bool {
+	for i := 0; i < t.NumField(); i++ {
+		f := t.Field(i)
+		tag := f.Tag.Get("json")
+		if tag == "-" {
+			continue
+		}
+		name, opts, _ := strings.Cut(tag, ",")
+		if f.Anonymous && name == "" {
+			switch f.Type.Kind() {
+			case reflect.Struct:
+				if !plainStruct(f.Type, names) {
+					return false
+				}
+				continue
+			case reflect.Pointer:
+				return false
+			}
+		}
+		if !f.IsExported() {
+			continue
+		}
+		if strings.Contains(","+opts+",", ",string,") {
+			return false
+		}
+		if name == "" {
+			name = f.Name
+		}
+		if names[name] {
+			return false
+		}
+		names[name] = true
+	}
+	return true
 }
 
 func (s *keyScanner) appendFields(out []scanField, t reflect.Type) []scanField {
@@ -389,6 +440,7 @@ func (s *keyScanner) appendFields(out []scanField, t reflect.Type) []scanField {
 		if f.Anonymous && name == "" && f.Type.Kind() == reflect.Struct {
 			for _, e := range s.appendFields(nil, f.Type) {
 				if lookupField(out, []byte(e.name)) == nil {
+					e.index = append([]int{i}, e.index...)
 					out = append(out, e)
 				}
 			}
@@ -400,7 +452,7 @@ func (s *keyScanner) appendFields(out []scanField, t reflect.Type) []scanField {
 		if name == "" {
 			name = f.Name
 		}
-		out = append(out, scanField{name, f.Type})
+		out = append(out, scanField{name, f.Type, []int{i}})
 	}
 	return out
 }
