@@ -123,6 +123,15 @@ func appendMap(b []byte, f *protoField, m reflect.Value) []byte {
 	if n == 0 {
 		return b
 	}
+	if out, ok := appendKnownMap(b, f, m); ok { // protobuf_maps.go
+		return out
+	}
+	return appendMapByReflect(b, f, m)
+}
+
+// appendMapByReflect is appendMap for any map type.
+func appendMapByReflect(b []byte, f *protoField, m reflect.Value) []byte {
+	n := m.Len()
 	keys := make([]string, 0, n)
 	values := reflect.MakeSlice(f.valuesType, n, n)
 	order := make([]int, n)
