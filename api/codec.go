@@ -23,13 +23,17 @@ func Encode(obj Object) ([]byte, error) {
 
 // Decode reads JSON into into, ignoring unknown fields (fieldValidation
 // Ignore). A wrongly typed field is an error that names the field. The
-// result is json.Unmarshal's (codec_fields_decode.go reads managedFields
-// faster).
+// result is json.Unmarshal's (into a zero value, codec_scan_decode.go
+// decodes a clean body in one pass; codec_fields_decode.go reads
+// managedFields faster).
 //
 // Unlike Kubernetes (sigs.k8s.io/json), field names match case-insensitively
 // here because this is encoding/json; DecodeStrict reports a case mismatch
 // as an unknown field, as Kubernetes does.
 func Decode(data []byte, into Object) error {
+	if decodeCleanInto(data, into) { // codec_scan_decode.go
+		return nil
+	}
 	if decodeCuttingFields(data, into) { // codec_fields_decode.go
 		return nil
 	}
@@ -60,7 +64,7 @@ func DecodeStrictOptions(data []byte, into *DeleteOptions) (unknownFields, dupli
 // path in Kubernetes' words. (Into a zero value, a clean body is first
 // tried in one pass that scans and decodes: codec_scan_decode.go.)
 func decodeStrict(data []byte, into any) (unknownFields, duplicateFields []string, err error) {
-	if p := reflect.ValueOf(into); p.Kind() == reflect.Pointer && !p.IsNil() && p.Elem().IsZero() && decodeClean(data, p.Elem()) {
+	if decodeCleanInto(data, into) { // codec_scan_decode.go
 		return nil, nil, nil
 	}
 	if cleanBody(data, reflect.TypeOf(into).Elem()) && json.Unmarshal(data, into) == nil {

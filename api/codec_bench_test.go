@@ -143,3 +143,36 @@ func BenchmarkReasonForError(b *testing.B) {
 		})
 	}
 }
+
+// BenchmarkDecodeStored is Decode (fieldValidation=Ignore) of what etcd
+// holds: a tracked pod and a created ConfigMap, as a Get or a watch
+// cache reads them.
+func BenchmarkDecodeStored(b *testing.B) {
+	cm, err := json.Marshal(storedConfigMap(b))
+	require.NoError(b, err)
+	for _, c := range []struct {
+		name string
+		body []byte
+		into func() Object
+	}{
+		{"configmap", cm, func() Object { return &ConfigMap{} }},
+		{"pod-tracked", []byte(trackedPodJSON(b)), func() Object { return &Pod{} }},
+	} {
+		b.Run(c.name+"/kubeloop", func(b *testing.B) {
+			b.ReportAllocs()
+			for b.Loop() {
+				if err := Decode(c.body, c.into()); err != nil {
+					b.Fatal(err)
+				}
+			}
+		})
+		b.Run(c.name+"/encoding-json", func(b *testing.B) {
+			b.ReportAllocs()
+			for b.Loop() {
+				if err := json.Unmarshal(c.body, c.into()); err != nil {
+					b.Fatal(err)
+				}
+			}
+		})
+	}
+}
