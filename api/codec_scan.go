@@ -25,7 +25,9 @@ import (
 // (an unknown or duplicate key, an escaped key, a wrong kind, bad syntax)
 // is "not sure", and DecodeStrict takes the slow token walk, which names
 // each problem. Most bodies are clean, so most writes cost one scan plus
-// one json.Unmarshal instead of a token stream plus json.Unmarshal.
+// one json.Unmarshal instead of a token stream plus json.Unmarshal (or,
+// into a zero value, the one pass of codec_scan_decode.go, which does
+// this scan's checks as it decodes).
 type keyScanner struct {
 	data []byte
 	i    int
