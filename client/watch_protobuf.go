@@ -21,8 +21,12 @@ import (
 // event's object.
 func (w *streamWatcher) protobufEvents() func() (api.WatchEvent, error) {
 	// The decoder reads each frame's length, then its bytes: buffered, that
-	// is two copies instead of two reads of the HTTP body per event.
-	frames := api.NewProtobufWatchDecoder(bufio.NewReaderSize(w.body, 32<<10))
+	// is two copies instead of two reads of the HTTP body per event. The
+	// buffer is small because every open watch holds one (a thousand
+	// kubelets' pod watches held 32 MB at 32 KB each, docs/performance.md);
+	// a frame bigger than it is read past it, straight into the decoder's
+	// own buffer, which grows to the largest frame.
+	frames := api.NewProtobufWatchDecoder(bufio.NewReaderSize(w.body, 4<<10))
 	return func() (api.WatchEvent, error) {
 		eventType, body, err := frames.Next()
 		if err != nil {
