@@ -64,6 +64,8 @@ type podWorker struct {
 	failures int
 	// lastStatus is the status this worker last wrote (status manager
 	// cache), so a lagging informer does not cause the same write twice.
+	// Once the informer's pod has it, it points into that pod's status
+	// (read-only): an equal status is not held twice.
 	lastStatus *api.PodStatus
 	// written is the pod as the last status write returned it; it is
 	// newer than the informer's copy until the informer catches up, and

@@ -28,8 +28,14 @@ func (kl *Kubelet) setPodStatus(ctx context.Context, pod *api.Pod, w *podWorker,
 	if w.written != nil && newerPod(pod, w.written) == pod {
 		w.written = nil
 	}
-	if (w.lastStatus != nil && statusEqual(*w.lastStatus, status)) || statusEqual(pod.Status, status) {
-		w.lastStatus = &status
+	if statusEqual(pod.Status, status) {
+		// The informer's copy already says it: remember that copy (it is
+		// read-only, and equal as compared here) instead of a second one,
+		// which every worker would hold as long as its pod runs.
+		w.lastStatus = &pod.Status
+		return nil
+	}
+	if w.lastStatus != nil && statusEqual(*w.lastStatus, status) {
 		return nil
 	}
 	pods := kl.pods.Namespace(pod.Namespace)
