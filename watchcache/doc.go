@@ -94,6 +94,10 @@
 //     initial-events-end bookmark is sent only with allowWatchBookmarks,
 //     as in Kubernetes.
 //   - The ring only grows; Kubernetes also shrinks it when history is old.
+//   - Once a newer version of a key arrives, the older one is kept in the
+//     ring as its differences from the newer one and rebuilt when a watch
+//     replays it (superseded.go, a memory saving); Kubernetes keeps every
+//     version whole.
 //   - A watch with RV "" and no sendInitialEvents is served from memory
 //     (consistent, as above) rather than delegated to etcd.
 package watchcache

@@ -7,6 +7,7 @@ import (
 	"time"
 
 	"kubeloop/api"
+	"kubeloop/internal/sharing"
 	"kubeloop/store"
 )
 
@@ -40,6 +41,16 @@ type watchCacheEvent struct {
 	// watcher receives as DELETED when the object leaves its selector.
 	// Built on first need, under Cacher.mu, and then shared.
 	prevAtRV api.Object
+
+	// Once a newer version of the key arrives, Object and PrevObject may
+	// be held compactly instead, and are then read through object() and
+	// prevObject(): next is the event that superseded Object, prevDelta
+	// is PrevObject as its differences from Object (superseded.go).
+	next      *watchCacheEvent
+	prevDelta *sharing.Delta
+	// behind counts the older versions of the key rebuilt through this
+	// event's Object.
+	behind int
 }
 
 // watchCache is the in-memory state: the current objects, the recent events
@@ -118,6 +129,7 @@ func (w *watchCache) processEvent(typ api.EventType, obj api.Object, rv uint64, 
 	}
 	if prev != nil {
 		ev.PrevObject, ev.PrevObjLabels, ev.PrevObjFields = prev.Object, prev.Labels, prev.Fields
+		w.supersede(ev) // superseded.go
 	}
 	if typ == api.Deleted {
 		delete(w.store, e.Key)
@@ -189,21 +201,21 @@ func newFilter(prefix string, pred store.SelectionPredicate) filterFunc {
 // at the new revision (Kubernetes: cacheWatcher.convertToWatchEvent).
 func watchEventFor(ev *watchCacheEvent, f filterFunc) (api.WatchEvent, bool) {
 	curPasses := ev.Type != api.Deleted && f(ev.Key, ev.ObjLabels, ev.ObjFields)
-	prevPasses := ev.PrevObject != nil && f(ev.Key, ev.PrevObjLabels, ev.PrevObjFields)
+	prevPasses := ev.hasPrev() && f(ev.Key, ev.PrevObjLabels, ev.PrevObjFields)
 	switch {
 	case ev.Type == api.Deleted:
 		// The DELETED object is the last state; the filter sees that state.
 		if f(ev.Key, ev.ObjLabels, ev.ObjFields) {
-			return api.WatchEvent{Type: api.Deleted, Object: ev.Object}, true
+			return api.WatchEvent{Type: api.Deleted, Object: ev.object()}, true
 		}
 	case curPasses && prevPasses:
-		return api.WatchEvent{Type: api.Modified, Object: ev.Object}, true
+		return api.WatchEvent{Type: api.Modified, Object: ev.object()}, true
 	case curPasses:
-		return api.WatchEvent{Type: api.Added, Object: ev.Object}, true
+		return api.WatchEvent{Type: api.Added, Object: ev.object()}, true
 	case prevPasses:
 		if ev.prevAtRV == nil {
-			c := ev.PrevObject.DeepCopyObject()
-			c.GetObjectMeta().ResourceVersion = ev.Object.GetObjectMeta().ResourceVersion
+			c := ev.prevObject().DeepCopyObject()
+			c.GetObjectMeta().ResourceVersion = ev.object().GetObjectMeta().ResourceVersion
 			ev.prevAtRV = c
 		}
 		return api.WatchEvent{Type: api.Deleted, Object: ev.prevAtRV}, true

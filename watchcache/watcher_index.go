@@ -110,7 +110,7 @@ func (iw *indexedWatchers) forEvent(ev *watchCacheEvent, fn func(*cacheWatcher))
 	for _, w := range iw.byValue[cur] {
 		fn(w)
 	}
-	if ev.PrevObject != nil {
+	if ev.hasPrev() {
 		if prev := ev.PrevObjFields.get(iw.field); prev != cur {
 			for _, w := range iw.byValue[prev] {
 				fn(w)

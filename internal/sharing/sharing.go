@@ -9,10 +9,12 @@ import (
 )
 
 // Sharer shares parts between objects. It remembers which struct types it
-// compares whole. It is not safe for concurrent use; the zero value is
+// compares whole, and the fields Diff compares. It is not safe for concurrent use; the zero value is
 // ready.
 type Sharer struct {
 	opaque map[reflect.Type]bool
+	// leaves are the fields Diff compares, per type (delta.go).
+	leaves map[reflect.Type]*typeLeaves
 }
 
 // Share makes obj share with older every part that is equal in both. Both
