@@ -3,6 +3,7 @@ package kubelet
 import (
 	"context"
 	"log/slog"
+	"slices"
 	"time"
 
 	"kubeloop/kubelet/runtime"
@@ -19,11 +20,14 @@ type podLifecycleEvent struct {
 }
 
 // podRecord is what a relist saw of one pod: the state of its sandboxes
-// and containers by ID.
+// and containers, by ID. A pod has a handful, so a slice is enough (and a
+// map per pod cost a thousand nodes' kubelets 10 MB).
 type podRecord struct {
 	name, namespace string
-	states          map[string]string
+	states          []idState
 }
+
+type idState struct{ id, state string }
 
 // pleg is the Pod Lifecycle Event Generator: it relists the runtime every
 // period and turns differences from the previous relist into events. It is
@@ -82,14 +86,15 @@ func (g *pleg) relist(ctx context.Context) {
 	for _, sb := range sandboxes {
 		r, ok := current[sb.Metadata.UID]
 		if !ok {
-			r = podRecord{name: sb.Metadata.Name, namespace: sb.Metadata.Namespace, states: map[string]string{}}
-			current[sb.Metadata.UID] = r
+			r = podRecord{name: sb.Metadata.Name, namespace: sb.Metadata.Namespace}
 		}
-		r.states[sb.ID] = string(sb.State)
+		r.states = append(r.states, idState{sb.ID, string(sb.State)})
+		current[sb.Metadata.UID] = r
 	}
 	for _, c := range containers {
 		if r, ok := current[c.PodUID]; ok {
-			r.states[c.ID] = string(c.State)
+			r.states = append(r.states, idState{c.ID, string(c.State)})
+			current[c.PodUID] = r
 		}
 	}
 	for uid, r := range current {
@@ -106,12 +111,14 @@ func (g *pleg) relist(ctx context.Context) {
 	g.listed, g.revision = true, rev
 }
 
-func sameStates(a, b map[string]string) bool {
+// sameStates says a and b hold the same IDs in the same states, in any
+// order (a relist lists the runtime's maps).
+func sameStates(a, b []idState) bool {
 	if len(a) != len(b) {
 		return false
 	}
-	for k, v := range a {
-		if b[k] != v {
+	for _, x := range a {
+		if !slices.Contains(b, x) {
 			return false
 		}
 	}

@@ -5,6 +5,7 @@ import (
 	"crypto/sha256"
 	"encoding/hex"
 	"fmt"
+	"slices"
 	"strconv"
 	"sync"
 	"time"
@@ -44,8 +45,13 @@ type Fake struct {
 	sandboxes  map[string]*PodSandbox
 	containers map[string]*fakeContainer
 	// byPod indexes sandbox and container IDs by pod UID, so a filtered
-	// list costs the pod's own records, not the node's.
-	byPod map[string]map[string]bool
+	// list costs the pod's own records, not the node's. A slice, not a
+	// set: a pod has a handful, and a map per pod cost a thousand nodes'
+	// kubelets 9 MB.
+	byPod map[string][]string
+	// imageRefs remembers each image's ImageRef, held once by every
+	// container of the image.
+	imageRefs map[string]string
 	// usedIPs holds the host octet of every address a ready sandbox holds.
 	usedIPs map[int]bool
 	nextIP  int
@@ -72,7 +78,8 @@ func NewFake(cfg FakeConfig) *Fake {
 		cfg:        cfg,
 		sandboxes:  map[string]*PodSandbox{},
 		containers: map[string]*fakeContainer{},
-		byPod:      map[string]map[string]bool{},
+		byPod:      map[string][]string{},
+		imageRefs:  map[string]string{},
 		usedIPs:    map[int]bool{},
 		nextIP:     2,
 	}
@@ -133,7 +140,7 @@ func (f *Fake) StopPodSandbox(_ context.Context, sandboxID string) error {
 		return nil // CRI: stopping a missing sandbox is not an error
 	}
 	now := time.Now()
-	for id := range f.byPod[sb.Metadata.UID] {
+	for _, id := range f.byPod[sb.Metadata.UID] {
 		if c, ok := f.containers[id]; ok && c.SandboxID == sandboxID {
 			f.stopLocked(c, now)
 		}
@@ -158,7 +165,7 @@ func (f *Fake) RemovePodSandbox(ctx context.Context, sandboxID string) error {
 		return nil
 	}
 	uid := sb.Metadata.UID
-	for id := range f.byPod[uid] {
+	for _, id := range slices.Clone(f.byPod[uid]) { // unindexLocked changes it
 		if c, ok := f.containers[id]; ok && c.SandboxID == sandboxID {
 			delete(f.containers, id)
 			f.unindexLocked(uid, id)
@@ -185,11 +192,16 @@ func (f *Fake) CreateContainer(_ context.Context, sandboxID string, cfg Containe
 		return "", fmt.Errorf("fake runtime: sandbox %s is not ready", sandboxID)
 	}
 	id := f.newID()
-	sum := sha256.Sum256([]byte(cfg.Image))
+	ref, ok := f.imageRefs[cfg.Image]
+	if !ok {
+		sum := sha256.Sum256([]byte(cfg.Image))
+		ref = cfg.Image + "@sha256:" + hex.EncodeToString(sum[:])
+		f.imageRefs[cfg.Image] = ref
+	}
 	f.containers[id] = &fakeContainer{
 		Container: Container{
 			ID: id, SandboxID: sandboxID, PodUID: sb.Metadata.UID, Name: cfg.Name, Image: cfg.Image,
-			ImageRef: cfg.Image + "@sha256:" + hex.EncodeToString(sum[:]),
+			ImageRef: ref,
 			Attempt:  cfg.Attempt, State: ContainerCreated, CreatedAt: time.Now(),
 		},
 		exitAfter: exitAfter,
@@ -298,7 +310,7 @@ func (f *Fake) ListPodSandbox(_ context.Context, filter *PodSandboxFilter) ([]Po
 	defer f.mu.Unlock()
 	if filter != nil {
 		var out []PodSandbox
-		for id := range f.byPod[filter.PodUID] {
+		for _, id := range f.byPod[filter.PodUID] {
 			if sb, ok := f.sandboxes[id]; ok {
 				out = append(out, *sb)
 			}
@@ -320,7 +332,7 @@ func (f *Fake) ListContainers(_ context.Context, filter *ContainerFilter) ([]Con
 	now := time.Now()
 	if filter != nil {
 		var out []Container
-		for id := range f.byPod[filter.PodUID] {
+		for _, id := range f.byPod[filter.PodUID] {
 			if c, ok := f.containers[id]; ok {
 				f.advanceLocked(c, now)
 				out = append(out, c.Container)
@@ -337,19 +349,16 @@ func (f *Fake) ListContainers(_ context.Context, filter *ContainerFilter) ([]Con
 }
 
 func (f *Fake) indexLocked(podUID, id string) {
-	ids := f.byPod[podUID]
-	if ids == nil {
-		ids = map[string]bool{}
-		f.byPod[podUID] = ids
-	}
-	ids[id] = true
+	f.byPod[podUID] = append(f.byPod[podUID], id)
 }
 
 func (f *Fake) unindexLocked(podUID, id string) {
-	delete(f.byPod[podUID], id)
-	if len(f.byPod[podUID]) == 0 {
+	ids := slices.DeleteFunc(f.byPod[podUID], func(x string) bool { return x == id })
+	if len(ids) == 0 {
 		delete(f.byPod, podUID)
+		return
 	}
+	f.byPod[podUID] = ids
 }
 
 // advanceLocked applies a planned exit whose time has come. The exit is
