@@ -54,11 +54,18 @@ func (s *Sharer) Diff(older, newer any) *Delta {
 		return nil // an unexported field could not be read or set
 	}
 	leaves := s.leavesOf(o.Type().Elem())
-	d := &Delta{leaves: leaves}
 	ov, nv := o.Elem(), n.Elem()
+	// Two passes, so that the parts are allocated at their length: a
+	// Delta is kept for as long as its version is.
+	differ := 0
+	for _, path := range leaves.paths {
+		if !sameValue(ov.FieldByIndex(path), nv.FieldByIndex(path)) {
+			differ++
+		}
+	}
+	d := &Delta{leaves: leaves, parts: make([]deltaPart, 0, differ)}
 	for i, path := range leaves.paths {
-		of, nf := ov.FieldByIndex(path), nv.FieldByIndex(path)
-		if !sameValue(of, nf) {
+		if of := ov.FieldByIndex(path); !sameValue(of, nv.FieldByIndex(path)) {
 			d.parts = append(d.parts, deltaPart{leaf: i, value: of.Interface()})
 		}
 	}
