@@ -72,7 +72,7 @@ type podWorker struct {
 	// dropped then (setPodStatus).
 	written *api.Pod
 	// backOffEvents remembers, per container, the exit already announced
-	// by a BackOff event.
+	// by a BackOff event; nil until the first.
 	backOffEvents map[string]time.Time
 }
 
@@ -112,7 +112,7 @@ func (p *podWorkers) UpdatePod(pod *api.Pod) {
 	}
 	w, ok := p.workers[pod.UID]
 	if !ok {
-		w = &podWorker{backOffEvents: map[string]time.Time{}}
+		w = &podWorker{}
 		p.workers[pod.UID] = w
 	}
 	if w.removed {

@@ -138,6 +138,9 @@ func (kl *Kubelet) computePodActions(pod *api.Pod, rp *runtimePod, w *podWorker,
 			key := backOffKey(pod, spec.Name)
 			if in, wait, delay := kl.backOff.inBackOffSince(key, latest.FinishedAt, now); in {
 				if w.backOffEvents[spec.Name] != latest.FinishedAt {
+					if w.backOffEvents == nil {
+						w.backOffEvents = map[string]time.Time{}
+					}
 					w.backOffEvents[spec.Name] = latest.FinishedAt
 					kl.recorder.Eventf(pod, api.EventTypeWarning, EventBackOff,
 						"Back-off restarting failed container %s in pod %s", spec.Name, podDesc(pod))

@@ -90,7 +90,7 @@ var _ Runtime = (*Fake)(nil)
 func (f *Fake) newID() string {
 	f.nextID++
 	sum := sha256.Sum256([]byte(strconv.FormatUint(f.nextID, 10) + f.cfg.IPPrefix))
-	return hex.EncodeToString(sum[:])[:32]
+	return hex.EncodeToString(sum[:16]) // 32 hex digits, and no longer string behind them
 }
 
 // allocateIP hands out the next free host address of the /24 (.2 to .254).
