@@ -39,3 +39,26 @@ func benchPod() *api.Pod {
 			Conditions: []api.PodCondition{{Type: api.PodScheduled, Status: api.ConditionTrue}}}}
 	return p
 }
+
+// BenchmarkDiffAndApplyPod: a pod version kept as its differences from the
+// next one (the watch cache's superseded versions, delta.go) and built
+// again, as a replay does.
+func BenchmarkDiffAndApplyPod(b *testing.B) {
+	older := benchPod()
+	cur := benchPod()
+	cur.ResourceVersion = "2"
+	cur.Status.Phase = api.PodRunning
+	var s Sharer
+	s.Share(cur, older)
+	b.Run("diff", func(b *testing.B) {
+		for b.Loop() {
+			s.Diff(older, cur)
+		}
+	})
+	d := s.Diff(older, cur)
+	b.Run("apply", func(b *testing.B) {
+		for b.Loop() {
+			d.Apply(cur)
+		}
+	})
+}

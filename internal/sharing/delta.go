@@ -7,6 +7,7 @@ package sharing
 
 import (
 	"reflect"
+	"unsafe"
 )
 
 // Delta is an older version of an object held as what it has that a newer
@@ -28,10 +29,23 @@ type deltaPart struct {
 // typeLeaves are the fields of a struct type that a Delta compares one by
 // one: its fields and those of the structs inlined in it, down to the
 // fields that are not inlined structs (or are structs compared whole, as
-// time.Time).
+// time.Time), each by its offset in the type.
 type typeLeaves struct {
-	typ   reflect.Type
-	paths [][]int
+	typ    reflect.Type
+	leaves []leafField
+}
+
+type leafField struct {
+	offset uintptr
+	typ    reflect.Type
+	// whole: a struct or array, compared as a value rather than by its
+	// bytes (padding between its fields is not part of its value).
+	whole bool
+}
+
+// at is the leaf's field in the struct at base.
+func (l leafField) at(base unsafe.Pointer) reflect.Value {
+	return reflect.NewAt(l.typ, unsafe.Add(base, l.offset)).Elem()
 }
 
 // Diff returns older as a Delta against newer, or nil when they are not
@@ -54,20 +68,19 @@ func (s *Sharer) Diff(older, newer any) *Delta {
 		return nil // an unexported field could not be read or set
 	}
 	leaves := s.leavesOf(o.Type().Elem())
-	ov, nv := o.Elem(), n.Elem()
-	// Two passes, so that the parts are allocated at their length: a
-	// Delta is kept for as long as its version is.
-	differ := 0
-	for _, path := range leaves.paths {
-		if !sameValue(ov.FieldByIndex(path), nv.FieldByIndex(path)) {
-			differ++
+	ob, nb := o.UnsafePointer(), n.UnsafePointer()
+	// The differing leaves first, so that the parts are allocated at
+	// their length: a Delta is kept for as long as its version is.
+	var differBuf [32]int
+	differ := differBuf[:0]
+	for i, l := range leaves.leaves {
+		if !sameField(l, ob, nb) {
+			differ = append(differ, i)
 		}
 	}
-	d := &Delta{leaves: leaves, parts: make([]deltaPart, 0, differ)}
-	for i, path := range leaves.paths {
-		if of := ov.FieldByIndex(path); !sameValue(of, nv.FieldByIndex(path)) {
-			d.parts = append(d.parts, deltaPart{leaf: i, value: of.Interface()})
-		}
+	d := &Delta{leaves: leaves, parts: make([]deltaPart, len(differ))}
+	for j, i := range differ {
+		d.parts[j] = deltaPart{leaf: i, value: leaves.leaves[i].at(ob).Interface()}
 	}
 	return d
 }
@@ -77,11 +90,11 @@ func (s *Sharer) Diff(older, newer any) *Delta {
 // the newer version Diff was given. The result shares every part with
 // newer or with the older version; like them, it must not be changed.
 func (d *Delta) Apply(newer any) any {
-	n := reflect.ValueOf(newer)
 	out := reflect.New(d.leaves.typ)
-	out.Elem().Set(n.Elem())
+	out.Elem().Set(reflect.ValueOf(newer).Elem())
+	base := out.UnsafePointer()
 	for _, p := range d.parts {
-		f := out.Elem().FieldByIndex(d.leaves.paths[p.leaf])
+		f := d.leaves.leaves[p.leaf].at(base)
 		if p.value == nil {
 			f.SetZero() // a nil interface
 			continue
@@ -103,47 +116,37 @@ func (s *Sharer) leavesOf(t reflect.Type) *typeLeaves {
 		s.leaves = map[reflect.Type]*typeLeaves{}
 	}
 	l := &typeLeaves{typ: t}
-	var walk func(t reflect.Type, prefix []int)
-	walk = func(t reflect.Type, prefix []int) {
+	var walk func(t reflect.Type, offset uintptr)
+	walk = func(t reflect.Type, offset uintptr) {
 		for i := range t.NumField() {
-			path := append(append([]int(nil), prefix...), i)
-			ft := t.Field(i).Type
-			if ft.Kind() == reflect.Struct && !s.isOpaque(ft) {
-				walk(ft, path)
+			f := t.Field(i)
+			if f.Type.Kind() == reflect.Struct && !s.isOpaque(f.Type) {
+				walk(f.Type, offset+f.Offset)
 				continue
 			}
-			l.paths = append(l.paths, path)
+			whole := f.Type.Kind() == reflect.Struct || f.Type.Kind() == reflect.Array
+			l.leaves = append(l.leaves, leafField{offset: offset + f.Offset, typ: f.Type, whole: whole})
 		}
 	}
-	walk(t, nil)
+	walk(t, 0)
 	s.leaves[t] = l
 	return l
 }
 
-// sameValue reports whether a and b (of one type) are the same value by
-// identity, which implies deeply equal. false only costs a part.
-func sameValue(a, b reflect.Value) bool {
-	switch a.Kind() {
-	case reflect.String:
-		return a.String() == b.String()
-	case reflect.Pointer:
-		return a.Pointer() == b.Pointer()
-	case reflect.Slice:
-		return a.IsNil() == b.IsNil() && a.Len() == b.Len() && (a.Len() == 0 || a.Pointer() == b.Pointer())
-	case reflect.Map:
-		return a.IsNil() == b.IsNil() && a.Len() == b.Len() && (a.Len() == 0 || a.Pointer() == b.Pointer())
-	case reflect.Interface:
-		if a.IsNil() || b.IsNil() {
-			return a.IsNil() && b.IsNil()
+// sameField reports whether the leaf holds the same value by identity in
+// the structs at a and b, which implies deeply equal: the same bytes (the
+// same string data and length, the same pointer, map, or slice start,
+// length and capacity, equal scalars), or for a struct or array an equal
+// value. false only costs a part.
+func sameField(l leafField, a, b unsafe.Pointer) bool {
+	if l.whole {
+		av, bv := l.at(a), l.at(b)
+		if l.typ.Comparable() {
+			return av.Equal(bv)
 		}
-		return a.Elem().Type() == b.Elem().Type() && sameValue(a.Elem(), b.Elem())
-	case reflect.Bool, reflect.Int, reflect.Int8, reflect.Int16, reflect.Int32, reflect.Int64,
-		reflect.Uint, reflect.Uint8, reflect.Uint16, reflect.Uint32, reflect.Uint64, reflect.Uintptr:
-		return a.Equal(b)
-	case reflect.Struct, reflect.Array:
-		// Structs compared whole (time.Time, api.Quantity) and arrays.
-		return reflect.DeepEqual(a.Interface(), b.Interface())
-	default: // floats (NaN), funcs, channels: never the same here
-		return false
+		return reflect.DeepEqual(av.Interface(), bv.Interface())
 	}
+	size := l.typ.Size()
+	return string(unsafe.Slice((*byte)(unsafe.Add(a, l.offset)), size)) ==
+		string(unsafe.Slice((*byte)(unsafe.Add(b, l.offset)), size))
 }
