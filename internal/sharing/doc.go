@@ -2,7 +2,10 @@
 // common with an older one: Sharer.Share compares the two part by part and
 // replaces each pointer, slice, map and string of the new object that is
 // equal to the older one's by the older one's, so that equal parts are
-// held once.
+// held once. Sharer.Diff goes one step further for a version that a newer
+// one has replaced: it keeps only the fields in which the older differs
+// (a Delta), and Delta.Apply builds the older version again from the
+// newer (delta.go; the watch cache's ring, watchcache/superseded.go).
 //
 // Skip on a first reading: it is a memory saving, used where many similar
 // objects are kept at once and none of them is ever changed in place: the
