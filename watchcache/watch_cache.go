@@ -118,7 +118,8 @@ func (w *watchCache) processEvent(typ api.EventType, obj api.Object, rv uint64, 
 	prev := w.store[key]
 	var prevObj api.Object
 	if prev != nil {
-		prevObj = prev.Object
+		// The key the cache already holds, not a second copy of it.
+		key, prevObj = prev.Key, prev.Object
 	}
 	// Before element: the element keeps obj's labels as shared.
 	w.sharer.share(obj, prevObj)
