@@ -38,9 +38,6 @@ type typeLeaves struct {
 type leafField struct {
 	offset uintptr
 	typ    reflect.Type
-	// whole: a struct or array, compared as a value rather than by its
-	// bytes (padding between its fields is not part of its value).
-	whole bool
 }
 
 // at is the leaf's field in the struct at base.
@@ -124,8 +121,7 @@ func (s *Sharer) leavesOf(t reflect.Type) *typeLeaves {
 				walk(f.Type, offset+f.Offset)
 				continue
 			}
-			whole := f.Type.Kind() == reflect.Struct || f.Type.Kind() == reflect.Array
-			l.leaves = append(l.leaves, leafField{offset: offset + f.Offset, typ: f.Type, whole: whole})
+			l.leaves = append(l.leaves, leafField{offset: offset + f.Offset, typ: f.Type})
 		}
 	}
 	walk(t, 0)
@@ -134,18 +130,13 @@ func (s *Sharer) leavesOf(t reflect.Type) *typeLeaves {
 }
 
 // sameField reports whether the leaf holds the same value by identity in
-// the structs at a and b, which implies deeply equal: the same bytes (the
-// same string data and length, the same pointer, map, or slice start,
-// length and capacity, equal scalars), or for a struct or array an equal
-// value. false only costs a part.
+// the structs at a and b: the same bytes, which is the same string data
+// and length, the same pointer, map, interface value, or slice start,
+// length and capacity, and equal scalars and structs compared whole (a
+// time.Time). The same bytes are the same value, so deeply equal; equal
+// values in different bytes (two copies of a string, padding) only cost a
+// part.
 func sameField(l leafField, a, b unsafe.Pointer) bool {
-	if l.whole {
-		av, bv := l.at(a), l.at(b)
-		if l.typ.Comparable() {
-			return av.Equal(bv)
-		}
-		return reflect.DeepEqual(av.Interface(), bv.Interface())
-	}
 	size := l.typ.Size()
 	return string(unsafe.Slice((*byte)(unsafe.Add(a, l.offset)), size)) ==
 		string(unsafe.Slice((*byte)(unsafe.Add(b, l.offset)), size))
