@@ -51,6 +51,8 @@ func CreatedFields(obj any, t *Type, leave, parents *fieldpath.Set) ([]byte, boo
 type fieldsWriter struct {
 	b     bytes.Buffer
 	first bool
+	// spelled is where plainItems spells a key (created_keys.go).
+	spelled []byte
 }
 
 // How an entry counts its own path.
@@ -64,14 +66,22 @@ const (
 // pe), as its kind says; below reports whether it wrote any, and false
 // for "not sure".
 func (w *fieldsWriter) entry(pe fieldpath.PathElement, kind int, parents *fieldpath.Set, below func() (bool, bool)) bool {
-	if kind != parentOnly && has(parents, pe) {
+	return w.entryWith(pe, nil, kind, parents, below)
+}
+
+// entryWith is entry with pe's key already spelled, if spelled is not nil
+// (created_keys.go).
+func (w *fieldsWriter) entryWith(pe fieldpath.PathElement, spelled []byte, kind int, parents *fieldpath.Set, below func() (bool, bool)) bool {
+	if kind != parentOnly && spelled == nil && has(parents, pe) {
 		kind = parentOnly
 	}
 	start, firstBefore := w.b.Len(), w.first
 	if !w.first {
 		w.b.WriteByte(',')
 	}
-	if fieldpath.AppendKey(&w.b, pe) != nil {
+	if spelled != nil {
+		w.b.Write(spelled)
+	} else if fieldpath.AppendKey(&w.b, pe) != nil {
 		return false
 	}
 	w.b.WriteByte('{')
@@ -327,6 +337,11 @@ func (w *fieldsWriter) onlyNew(t *Type, v reflect.Value, omit string, leave, par
 		}
 		if t.ListType != ListMap || t.Elem == nil {
 			return false, false
+		}
+		if leave.Empty() && parents.Empty() {
+			if wrote, ok, handled := w.plainItems(t, v); handled { // created_keys.go
+				return wrote, ok
+			}
 		}
 		keys, ok := itemKeys(t, v)
 		if !ok {

@@ -53,3 +53,51 @@ func TestCreatedFieldsGivesUpOnARepeatedKey(t *testing.T) {
 	_, ok := CreatedFields(pod, ForObject(pod), nil, nil)
 	assert.False(t, ok, "a list with a repeated key is left to Compare, which knows what Kubernetes does")
 }
+
+// Map lists named by plain keys (created_keys.go) and by keys it leaves to
+// itemKeys are written as CompareObjects finds them: ports by number and
+// protocol (the default where left out, numbers ordered as numbers), env
+// by names that need escaping, one of the two kinds here and another there.
+func TestCreatedFieldsOfKeyedLists(t *testing.T) {
+	ports := func(ps ...api.ContainerPort) *api.Pod {
+		return &api.Pod{Spec: api.PodSpec{Containers: []api.Container{{Name: "c", Ports: ps}}}}
+	}
+	env := func(names ...string) *api.Pod {
+		c := api.Container{Name: "c"}
+		for _, n := range names {
+			c.Env = append(c.Env, api.EnvVar{Name: n, Value: "v"})
+		}
+		return &api.Pod{Spec: api.PodSpec{Containers: []api.Container{c}}}
+	}
+	pods := []*api.Pod{
+		ports(api.ContainerPort{ContainerPort: 8080, Protocol: "UDP"}, api.ContainerPort{ContainerPort: 80, Protocol: "UDP"},
+			api.ContainerPort{ContainerPort: 80, Protocol: "TCP"}, api.ContainerPort{ContainerPort: 9, Name: "n"},
+			api.ContainerPort{ContainerPort: -3, Protocol: "SCTP"}),
+		ports(api.ContainerPort{ContainerPort: 0, Protocol: "TCP"}, api.ContainerPort{ContainerPort: 1, Protocol: "TCP"}),
+		ports(api.ContainerPort{ContainerPort: 0, Protocol: "TCP"}),
+		env("b", "a", "c"),
+		env(`a"b`, "a"),
+		env("<x>", "a&b", "z"),
+		env("é", "a"),
+		env("", "a"),
+		{Spec: api.PodSpec{Containers: []api.Container{{Name: "b"}, {Name: "a", Ports: []api.ContainerPort{{ContainerPort: 2}, {ContainerPort: 1}}}},
+			Volumes: []api.Volume{{Name: "v2"}, {Name: "v1"}}}},
+	}
+	// the default makes the first port's key the second's: Compare's case
+	repeated := ports(api.ContainerPort{ContainerPort: 80}, api.ContainerPort{ContainerPort: 80, Protocol: "TCP"})
+	_, ok := CreatedFields(repeated, ForObject(repeated), nil, nil)
+	assert.False(t, ok, "a key repeated through its default")
+	for _, pod := range pods {
+		schema := ForObject(pod)
+		cmp, err := CompareObjects(&api.Pod{}, pod, schema)
+		got, ok := CreatedFields(pod, schema, nil, nil)
+		if err != nil {
+			assert.False(t, ok, "%+v: the plain path fails (%v)", pod.Spec, err)
+			continue
+		}
+		require.True(t, ok, "%+v", pod.Spec)
+		want, err := cmp.Added.Union(cmp.Modified).ToJSON()
+		require.NoError(t, err)
+		assert.Equal(t, string(want), string(got), "%+v", pod.Spec)
+	}
+}
