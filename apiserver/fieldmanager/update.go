@@ -180,24 +180,26 @@ func (f *FieldManager) updateManaged(managed *Managed, cmp *typed.Comparison, se
 			delete(managed.entries, id)
 		}
 	}
-	gained := changed.Difference(stripFields)
-	if gained.Empty() {
+	if changed.CoveredBy(stripFields, nil) { // gained nothing
 		return
 	}
-	switch {
-	case prev != nil && keepsOwnership(before, changed, cmp.Removed):
+	if prev != nil && keepsOwnership(before, changed, cmp.Removed) {
 		keepSet(self, prev, before) // update_fast.go
-		gained = before
-	case regains && f.memo != nil && prev.memoized():
-		f.memo.union(self, before, gained) // managed_memo.go
-		gained = self.Fields
-	case regains:
-		gained = before.Union(gained)
-	case prev != nil:
-		gained = gained.Union(prev.Fields)
+	} else {
+		gained := changed.Difference(stripFields)
+		switch {
+		case regains && f.memo != nil && prev.memoized():
+			f.memo.union(self, before, gained) // managed_memo.go
+			gained = self.Fields
+		case regains:
+			gained = before.Union(gained)
+		case prev != nil:
+			gained = gained.Union(prev.Fields)
+		}
+		self.Fields = gained
 	}
 	now := api.NewTime(f.now())
-	self.Time, self.Fields = &now, gained
+	self.Time = &now
 	managed.Put(self)
 }
 

@@ -53,7 +53,7 @@ func regainsAllItLoses(before, removed *fieldpath.Set) bool {
 // write changed and removed these fields owns exactly before afterwards:
 // it lost no removed field and no stripped one, and gained nothing new.
 func keepsOwnership(before, changed, removed *fieldpath.Set) bool {
-	return regainsAllItLoses(before, removed) && changed.Difference(stripFields).Difference(before).Empty()
+	return regainsAllItLoses(before, removed) && changed.CoveredBy(stripFields, before)
 }
 
 // union is a.Union(b) without the copy when one of them is empty (sets

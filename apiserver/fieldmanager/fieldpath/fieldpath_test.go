@@ -150,8 +150,8 @@ func TestDifferenceToEmptyIsEmpty(t *testing.T) {
 	assert.Equal(t, "{}", string(got))
 }
 
-// Overlaps and TouchedBy answer what Intersection and RecursiveDifference
-// would, without building the set.
+// Overlaps, TouchedBy and CoveredBy answer what Intersection,
+// RecursiveDifference and Difference would, without building the set.
 func TestOverlapsAndTouchedByAgreeWithTheOperations(t *testing.T) {
 	spec, image := MakePath("spec"), MakePath("spec", "containers", key("name", "c"), "image")
 	env := MakePath("spec", "containers", key("name", "c"), "env")
@@ -161,6 +161,9 @@ func TestOverlapsAndTouchedByAgreeWithTheOperations(t *testing.T) {
 		for j, o := range sets {
 			assert.Equal(t, !s.Intersection(o).Empty(), s.Overlaps(o), "%d overlaps %d", i, j)
 			assert.Equal(t, !s.RecursiveDifference(o).Equals(s), s.TouchedBy(o), "%d touched by %d", i, j)
+			for k, p := range sets {
+				assert.Equal(t, s.Difference(o).Difference(p).Empty(), s.CoveredBy(o, p), "%d covered by %d and %d", i, j, k)
+			}
 		}
 	}
 }

@@ -203,6 +203,25 @@ func (s *Set) Overlaps(o *Set) bool {
 	return false
 }
 
+// CoveredBy reports whether every path of s is in a or in b: whether
+// s.Difference(a).Difference(b) would be empty, without building it.
+func (s *Set) CoveredBy(a, b *Set) bool {
+	if s.Empty() {
+		return true
+	}
+	for _, m := range s.members {
+		if !a.hasMember(m) && !b.hasMember(m) {
+			return false
+		}
+	}
+	for _, c := range s.children {
+		if !c.set.CoveredBy(a.descend(c.pe), b.descend(c.pe)) {
+			return false
+		}
+	}
+	return true
+}
+
 // TouchedBy reports whether o holds a path of s or a member above one:
 // whether s.RecursiveDifference(o) would drop anything.
 func (s *Set) TouchedBy(o *Set) bool {

@@ -13,6 +13,8 @@ type Comparison struct {
 	// Removed the reverse, Modified leaves (scalars, atomic values) present
 	// in both with different values.
 	Added, Removed, Modified *fieldpath.Set
+	// keys is the walk's room for list keys (plain_keys.go).
+	keys *keyScratch
 }
 
 // IsSame reports whether nothing changed.

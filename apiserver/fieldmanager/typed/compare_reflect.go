@@ -389,6 +389,9 @@ func (c *Comparison) convertOne(p fieldpath.Path, t *Type, v reflect.Value, old 
 // their keys. Elements that are not structs, lack their keys or repeat a
 // key are left to compareItems, which knows what Kubernetes does there.
 func (c *Comparison) items(p fieldpath.Path, t *Type, l, r reflect.Value) error {
+	if handled, err := c.plainItems(p, t, l, r); handled { // plain_keys.go
+		return err
+	}
 	lk, lok := itemKeys(t, l)
 	rk, rok := itemKeys(t, r)
 	if !lok || !rok {
@@ -510,7 +513,13 @@ func repeats(before []fieldpath.PathElement, pe fieldpath.PathElement, seen *map
 // t has none), remembered per type and keys: a container has thirty
 // fields and one key.
 func keyFieldsOf(t reflect.Type, keys []string) []*jsonField {
-	id := keyFieldsID{t, strings.Join(keys, ",")}
+	id := keyFieldsID{t: t}
+	if len(keys) <= len(id.few) {
+		copy(id.few[:], keys) // no string to build for the usual one to three keys
+		id.n = len(keys)
+	} else {
+		id.keys = strings.Join(keys, ",")
+	}
 	if fs, ok := keyFieldsByType.Load(id); ok {
 		return fs.([]*jsonField)
 	}
@@ -530,7 +539,9 @@ func keyFieldsOf(t reflect.Type, keys []string) []*jsonField {
 
 type keyFieldsID struct {
 	t    reflect.Type
-	keys string
+	few  [3]string
+	n    int
+	keys string // more than three, joined
 }
 
 // keyFieldsByType caches keyFieldsOf.

@@ -214,3 +214,45 @@ func TestHasNoMethodsNeverHidesAWriter(t *testing.T) {
 	assert.True(t, implementsWriter(reflect.TypeFor[struct{ api.Time }]()), "the test must see a writer hidden in an unnamed struct")
 	assert.Greater(t, len(seen), 100)
 }
+
+// Map lists whose keys are plain are matched by their key values
+// (plain_keys.go): reordered, added, removed and changed elements, numbers
+// against numbers, defaults, names that need escaping and a repeated key
+// come out as the comparison of values finds them.
+func TestCompareObjectsOfKeyedLists(t *testing.T) {
+	pod := func(ports []api.ContainerPort, env ...string) *api.Pod {
+		c := api.Container{Name: "c", Ports: ports}
+		for _, n := range env {
+			c.Env = append(c.Env, api.EnvVar{Name: n, Value: "v" + n})
+		}
+		return &api.Pod{Spec: api.PodSpec{Containers: []api.Container{c, {Name: "d"}}}}
+	}
+	port := func(n int32, proto api.Protocol) api.ContainerPort {
+		return api.ContainerPort{ContainerPort: n, Protocol: proto}
+	}
+	pods := []*api.Pod{
+		pod([]api.ContainerPort{port(80, "TCP"), port(80, "UDP"), port(8080, "TCP")}, "a", "b"),
+		pod([]api.ContainerPort{port(8080, "TCP"), port(80, "TCP"), port(9, "TCP")}, "b", "a", "c"),
+		pod([]api.ContainerPort{port(80, ""), port(443, "TCP")}, `a"b`, "<"),
+		pod([]api.ContainerPort{port(80, "TCP"), {ContainerPort: 443, Protocol: "TCP", Name: "https"}}, "<", "é"),
+		pod([]api.ContainerPort{port(80, ""), port(80, "TCP")}, "a", "a"),
+		pod(nil, "x"),
+	}
+	cases := 0
+	for _, old := range pods {
+		for _, updated := range pods {
+			schema := ForObject(old)
+			want, wantErr := compareObjectsByValue(old, updated, schema)
+			got, gotErr := compareObjectsByReflection(old, updated, schema)
+			require.Equal(t, wantErr, gotErr)
+			if wantErr != nil {
+				continue
+			}
+			cases++
+			assert.True(t, want.Added.Equals(got.Added), "added: want\n%s\ngot\n%s", want.Added, got.Added)
+			assert.True(t, want.Removed.Equals(got.Removed), "removed: want\n%s\ngot\n%s", want.Removed, got.Removed)
+			assert.True(t, want.Modified.Equals(got.Modified), "modified: want\n%s\ngot\n%s", want.Modified, got.Modified)
+		}
+	}
+	assert.Greater(t, cases, 20)
+}

@@ -51,8 +51,10 @@ func CreatedFields(obj any, t *Type, leave, parents *fieldpath.Set) ([]byte, boo
 type fieldsWriter struct {
 	b     bytes.Buffer
 	first bool
-	// spelled is where plainItems spells a key (created_keys.go).
+	// spelled is where plainItems spells a key, keys where it keeps a
+	// list's (plain_keys.go).
 	spelled []byte
+	keys    keyScratch
 }
 
 // How an entry counts its own path.
@@ -70,7 +72,7 @@ func (w *fieldsWriter) entry(pe fieldpath.PathElement, kind int, parents *fieldp
 }
 
 // entryWith is entry with pe's key already spelled, if spelled is not nil
-// (created_keys.go).
+// (plain_keys.go).
 func (w *fieldsWriter) entryWith(pe fieldpath.PathElement, spelled []byte, kind int, parents *fieldpath.Set, below func() (bool, bool)) bool {
 	if kind != parentOnly && spelled == nil && has(parents, pe) {
 		kind = parentOnly
@@ -339,7 +341,7 @@ func (w *fieldsWriter) onlyNew(t *Type, v reflect.Value, omit string, leave, par
 			return false, false
 		}
 		if leave.Empty() && parents.Empty() {
-			if wrote, ok, handled := w.plainItems(t, v); handled { // created_keys.go
+			if wrote, ok, handled := w.plainItems(t, v); handled { // plain_keys.go
 				return wrote, ok
 			}
 		}

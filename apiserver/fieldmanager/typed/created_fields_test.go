@@ -54,7 +54,7 @@ func TestCreatedFieldsGivesUpOnARepeatedKey(t *testing.T) {
 	assert.False(t, ok, "a list with a repeated key is left to Compare, which knows what Kubernetes does")
 }
 
-// Map lists named by plain keys (created_keys.go) and by keys it leaves to
+// Map lists named by plain keys (plain_keys.go) and by keys it leaves to
 // itemKeys are written as CompareObjects finds them: ports by number and
 // protocol (the default where left out, numbers ordered as numbers), env
 // by names that need escaping, one of the two kinds here and another there.
