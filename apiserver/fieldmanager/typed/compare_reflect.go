@@ -261,6 +261,9 @@ func (c *Comparison) convert(p fieldpath.Path, t *Type, l, r reflect.Value) erro
 
 // maps compares two non-empty maps with string keys key by key.
 func (c *Comparison) maps(p fieldpath.Path, t *Type, l, r reflect.Value) error {
+	if c.stringMapItems(p, t, l, r) { // string_maps.go
+		return nil
+	}
 	iter := l.MapRange()
 	for iter.Next() {
 		cp := append(slices.Clip(p), fieldpath.Field(iter.Key().String()))
@@ -585,6 +588,9 @@ func sameValue(l, r reflect.Value) bool {
 	case reflect.Map:
 		if l.IsNil() != r.IsNil() || l.Len() != r.Len() {
 			return false
+		}
+		if lm, rm, ok := stringMaps(l, r); ok { // string_maps.go
+			return sameStringMaps(lm, rm)
 		}
 		iter := l.MapRange()
 		for iter.Next() {
