@@ -11,6 +11,10 @@ package fieldpath
 // nothing is taken from. TestSharedSetsAreNotChangedByLaterOperations
 // checks that no operation writes into its operands.
 
+// Below is Descend without allocating an empty set for a missing child:
+// nil then (a nil set is empty).
+func (s *Set) Below(pe PathElement) *Set { return s.descend(pe) }
+
 // descend is Descend without allocating an empty set for a missing child.
 func (s *Set) descend(pe PathElement) *Set {
 	if s == nil {

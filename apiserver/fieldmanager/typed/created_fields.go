@@ -313,6 +313,11 @@ func (w *fieldsWriter) onlyNew(t *Type, v reflect.Value, omit string, leave, par
 		if t.Atomic {
 			return false, true
 		}
+		if leave.Empty() && parents.Empty() {
+			if wrote, ok, handled := w.stringMapKeys(v); handled { // string_maps.go
+				return wrote, ok
+			}
+		}
 		keys := v.MapKeys() // a new slice, sorted in place
 		slices.SortFunc(keys, func(a, b reflect.Value) int { return strings.Compare(a.String(), b.String()) })
 		for _, k := range keys {
@@ -413,7 +418,7 @@ func descend(s *fieldpath.Set, pe fieldpath.PathElement) *fieldpath.Set {
 	if s.Empty() {
 		return nil
 	}
-	if d := s.Descend(pe); !d.Empty() {
+	if d := s.Below(pe); !d.Empty() {
 		return d
 	}
 	return nil

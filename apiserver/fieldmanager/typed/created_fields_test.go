@@ -57,7 +57,8 @@ func TestCreatedFieldsGivesUpOnARepeatedKey(t *testing.T) {
 // Map lists named by plain keys (plain_keys.go) and by keys it leaves to
 // itemKeys are written as CompareObjects finds them: ports by number and
 // protocol (the default where left out, numbers ordered as numbers), env
-// by names that need escaping, one of the two kinds here and another there.
+// by names that need escaping, one of the two kinds here and another there;
+// and maps of strings (string_maps.go) by their sorted keys.
 func TestCreatedFieldsOfKeyedLists(t *testing.T) {
 	ports := func(ps ...api.ContainerPort) *api.Pod {
 		return &api.Pod{Spec: api.PodSpec{Containers: []api.Container{{Name: "c", Ports: ps}}}}
@@ -82,6 +83,9 @@ func TestCreatedFieldsOfKeyedLists(t *testing.T) {
 		env("", "a"),
 		{Spec: api.PodSpec{Containers: []api.Container{{Name: "b"}, {Name: "a", Ports: []api.ContainerPort{{ContainerPort: 2}, {ContainerPort: 1}}}},
 			Volumes: []api.Volume{{Name: "v2"}, {Name: "v1"}}}},
+		{ObjectMeta: api.ObjectMeta{Labels: map[string]string{"b": "1", "a": "", "app.kubernetes.io/name": "x", "c": "3"},
+			Annotations: map[string]string{`a"b`: "1", "<": "2", "z": "3", "é": "4"}},
+			Spec: api.PodSpec{NodeSelector: map[string]string{"zone": "a", "disk": "ssd"}}},
 	}
 	// the default makes the first port's key the second's: Compare's case
 	repeated := ports(api.ContainerPort{ContainerPort: 80}, api.ContainerPort{ContainerPort: 80, Protocol: "TCP"})
