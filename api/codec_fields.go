@@ -17,6 +17,10 @@ package api
 // takes about half the time (BenchmarkEncodeManagedFields against
 // BenchmarkEncodeManagedFieldsPlain, codec_fields_test.go);
 // TestMarshalSplicedIsJSONMarshal holds the two paths to the same bytes.
+// The check reads every byte of every set on each encode and each stored
+// decode (seven times per pod in that benchmark), so its key loop looks
+// bytes up in a table, four at a time: BenchmarkPlainFieldsJSON 1.6 → 0.8
+// µs for that pod's set; FuzzPlainFieldsJSON holds it to encoding/json.
 //
 // Decoding has its own cut (codec_fields_decode.go): a first one that
 // scanned the whole document to find the sets did not pay; that one reads
@@ -174,6 +178,20 @@ var metadataFirstByType sync.Map // reflect.Type → bool
 // names and keys passes; anything else is left to encoding/json.
 func plainFieldsJSON(b []byte) bool { return plainFieldsLen(b) == len(b) }
 
+// keyByte is, for each byte, whether it stands for itself in a plain key:
+// printable ASCII but the quote and the backslash (an escape starts there)
+// and <, >, & (which json.Marshal escapes). A table, because most of a set's
+// bytes are its keys' and this loop reads each one on every encode.
+var keyByte = func() (plain [256]bool) {
+	for c := 0x20; c <= 0x7e; c++ {
+		plain[c] = true
+	}
+	for _, c := range `"\<>&` {
+		plain[c] = false
+	}
+	return plain
+}()
+
 // plainFieldsLen is the length of the plain FieldsV1 object b starts
 // with, -1 if it does not start with one.
 func plainFieldsLen(b []byte) int {
@@ -214,24 +232,22 @@ func plainFieldsLen(b []byte) int {
 		}
 		i++
 		for {
+			for i+4 <= len(b) && keyByte[b[i]] && keyByte[b[i+1]] && keyByte[b[i+2]] && keyByte[b[i+3]] {
+				i += 4
+			}
+			for i < len(b) && keyByte[b[i]] {
+				i++
+			}
 			if i >= len(b) {
 				return -1
 			}
-			c := b[i]
-			if c == '"' {
+			if b[i] == '"' {
 				break
 			}
-			if c == '\\' {
-				if i+1 >= len(b) || (b[i+1] != '"' && b[i+1] != '\\') {
-					return -1
-				}
-				i += 2
-				continue
-			}
-			if c < 0x20 || c > 0x7e || c == '<' || c == '>' || c == '&' {
+			if b[i] != '\\' || i+1 >= len(b) || (b[i+1] != '"' && b[i+1] != '\\') {
 				return -1
 			}
-			i++
+			i += 2
 		}
 		i++ // the closing quote
 		if i >= len(b) || b[i] != ':' {
