@@ -53,10 +53,9 @@ BENCH = $(GO) test -run '^$$' -benchmem -count=1
 # garbage collection (about 100 ms of marking) is charged to whichever side
 # runs while it marks. With the default second (about 900 pods a side,
 # rounds of 40 ms) each of the run's ~14 collections spread over two or
-# three rounds of both sides, which tends to even out the sides' GC cost (the
-# tracked side allocates more) and swings the ratio by where they fall;
+# three rounds of both sides and single runs swung by where they fell;
 # 10,000 pods a side (15-35 s) make rounds of 300 ms or more and ~40
-# collections.
+# collections (docs/server-side-apply.md, Cost).
 MANAGEDFIELDS_PODS ?= 10000
 bench:
 	@mkdir -p bench/results
