@@ -80,6 +80,7 @@ func benchmarkScale(b *testing.B, nodes int, replicas int32, idle time.Duration)
 	var startup []time.Duration
 	var schedRate float64
 	var cpu, list time.Duration
+	var mem memory
 	b.ResetTimer()
 	for i := 0; i < b.N; i++ {
 		b.StopTimer()
@@ -101,9 +102,14 @@ func benchmarkScale(b *testing.B, nodes int, replicas int32, idle time.Duration)
 		close(stopProgress)
 		total += time.Since(start)
 		cpu += processCPU(b) - cpuBefore
-		list += timeList(b, c, ns, int(replicas))
-
 		b.StopTimer()
+		if i == b.N-1 {
+			// The cluster's memory is read before the LIST below: that
+			// LIST decodes every pod into this process, the benchmark's
+			// client's memory, which kubectl holds in a process of its own.
+			mem = readMemory(b)
+		}
+		list += timeList(b, c, ns, int(replicas))
 		obs.stop()
 		startup = append(startup, obs.startupLatencies()...)
 		schedRate += obs.bindRate()
@@ -139,31 +145,50 @@ func benchmarkScale(b *testing.B, nodes int, replicas int32, idle time.Duration)
 		b.ReportMetric(idleCPU, "idle-cpu-ms/node-s")
 	}
 	b.ReportMetric(ms(list)/float64(b.N), "list-ms")
-	rss, peak := processRSS(b)
-	b.Logf("memory: %s", rssParts(b))
-	var mem runtime.MemStats
-	runtime.ReadMemStats(&mem)
-	b.ReportMetric(float64(rss)/(1<<20), "rss-MiB")
-	b.ReportMetric(float64(peak)/(1<<20), "rss-peak-MiB")
-	b.ReportMetric(float64(mem.HeapInuse)/(1<<20), "heap-MiB")
-	b.ReportMetric(float64(mem.StackInuse)/(1<<20), "stack-MiB")
-	b.ReportMetric(float64(runtime.NumGoroutine()), "goroutines")
-	// What the heap holds, apart from garbage the GC has not yet
-	// collected: RSS follows the GC's target, about twice this (GOGC 100).
+	b.Logf("memory: %s", mem.parts)
+	b.ReportMetric(float64(mem.rss)/(1<<20), "rss-MiB")
+	b.ReportMetric(float64(mem.peak)/(1<<20), "rss-peak-MiB")
+	b.ReportMetric(float64(mem.heapInuse)/(1<<20), "heap-MiB")
+	b.ReportMetric(float64(mem.stackInuse)/(1<<20), "stack-MiB")
+	b.ReportMetric(float64(mem.goroutines), "goroutines")
+	b.ReportMetric(float64(mem.live)/(1<<20), "live-heap-MiB")
+	afterList, _ := processRSS(b)
+	b.ReportMetric(float64(afterList)/(1<<20), "rss-after-list-MiB")
+	writeHeapProfile(b, nodes)
+}
+
+// memory is the process's memory with every pod Running: RSS, its peak,
+// the Go heap in use (garbage included), stacks, goroutines, and what the
+// heap holds apart from garbage.
+type memory struct {
+	rss, peak                   int64
+	heapInuse, stackInuse, live uint64
+	goroutines                  int
+	parts                       string // rssParts: anonymous and file pages
+}
+
+func readMemory(b *testing.B) memory {
+	var m memory
+	m.rss, m.peak = processRSS(b)
+	m.parts = rssParts(b)
+	var stats runtime.MemStats
+	runtime.ReadMemStats(&stats)
+	m.heapInuse, m.stackInuse = stats.HeapInuse, stats.StackInuse
+	m.goroutines = runtime.NumGoroutine()
+	// RSS follows the GC's target, about twice the live heap (GOGC 100).
 	// The least of three forced GCs a second apart, so that a LIST being
 	// encoded at that moment (an informer relisting after its watch was
 	// closed: 30 MB at 6000 pods) does not count as held.
-	live := uint64(math.MaxUint64)
+	m.live = math.MaxUint64
 	for i := range 3 {
 		if i > 0 {
 			time.Sleep(time.Second) // spaced samples of a measurement, not a wait for a condition
 		}
 		runtime.GC()
-		runtime.ReadMemStats(&mem)
-		live = min(live, mem.HeapAlloc)
+		runtime.ReadMemStats(&stats)
+		m.live = min(m.live, stats.HeapAlloc)
 	}
-	b.ReportMetric(float64(live)/(1<<20), "live-heap-MiB")
-	writeHeapProfile(b, nodes)
+	return m
 }
 
 // waitAllNodesReady waits for nodes Ready nodes, reading them with one
