@@ -27,33 +27,20 @@ import (
 )
 
 // partSharer remembers the last object added, whose parts a new object
-// shares, and the last object taken in, whose parts a new version of
-// another key shares. Cacher.mu guards it, with the rest of watchCache.
+// shares. Cacher.mu guards it, with the rest of watchCache.
 type partSharer struct {
-	lastAdded, last api.Object
-	sharer          sharing.Sharer
+	lastAdded api.Object
+	sharer    sharing.Sharer
 }
 
 // share makes obj share its equal parts with prev, the version it
-// replaces, or, when it has none, with the object added before it. A new
-// version first shares with the object taken in before it, whatever its
-// key: what a status write adds (a Running pod's conditions, its
-// container's image and imageID, the phase) is often what the write
-// before it added to another pod; prev comes second, so that whatever
-// equals the version replaced is that version's, which keeps its
-// differences small (superseded.go).
+// replaces, or, when it has none, with the object added before it.
 func (p *partSharer) share(obj, prev api.Object) {
-	last := p.last
-	p.last = obj
-	if prev == nil {
-		if p.lastAdded != nil {
-			p.sharer.Share(obj, p.lastAdded)
-		}
-		p.lastAdded = obj
-		return
+	older := prev
+	if older == nil {
+		older, p.lastAdded = p.lastAdded, obj
 	}
-	if last != nil && last != prev {
-		p.sharer.Share(obj, last)
+	if older != nil {
+		p.sharer.Share(obj, older)
 	}
-	p.sharer.Share(obj, prev)
 }

@@ -89,30 +89,3 @@ func TestShareUnchangedSharesTheEntriesALongerSliceKeeps(t *testing.T) {
 	require.Len(t, old.ManagedFields, 1, "the older version is never changed")
 	require.Same(t, old.ManagedFields[0].FieldsV1, cur.ManagedFields[0].FieldsV1, "the first writer's set, unchanged, is held once")
 }
-
-func TestANewVersionSharesWithTheObjectTakenInBeforeIt(t *testing.T) {
-	info, _ := api.Builtin().ForResource("", "pods")
-	w := newWatchCache(info, 10)
-	w.replace(nil, 1)
-	running := func(p *api.Pod) {
-		p.Status.Phase = api.PodRunning
-		p.Status.ContainerStatuses = []api.ContainerStatus{{Name: "web", Image: "nginx:1.27", ImageID: "nginx:1.27@sha256:cd44"}}
-	}
-	a, b := sharedPod("a", "node-1"), sharedPod("b", "node-2")
-	a.ResourceVersion, b.ResourceVersion = "2", "3"
-	w.processEvent(api.Added, a, 2, time.Now())
-	w.processEvent(api.Added, b, 3, time.Now())
-	a2, b2 := a.DeepCopy(), b.DeepCopy()
-	running(a2)
-	running(b2)
-	a2.ResourceVersion, b2.ResourceVersion = "4", "5"
-	w.processEvent(api.Modified, a2, 4, time.Now())
-	want := b2.DeepCopy()
-
-	w.processEvent(api.Modified, b2, 5, time.Now())
-
-	require.Equal(t, want, b2, "sharing never changes what the object says")
-	require.Same(t, &a2.Status.ContainerStatuses[0], &b2.Status.ContainerStatuses[0],
-		"what the status write before added to another pod is held once")
-	require.Same(t, &b.Spec.Containers[0], &b2.Spec.Containers[0], "what the replaced version had is that version's")
-}
