@@ -12,13 +12,8 @@ import (
 )
 
 // Encode writes obj as JSON, the one wire and storage format kubeloop uses:
-// json.Marshal's bytes (a built-in kind is written from a table of its
-// fields, codec_encode.go; Marshal, codec_fields.go, writes the others
-// faster).
+// json.Marshal's bytes, as Marshal (codec_fields.go) writes them.
 func Encode(obj Object) ([]byte, error) {
-	if b, ok := encodeCleanCopy(obj); ok { // codec_encode.go
-		return b, nil
-	}
 	b, err := Marshal(obj)
 	if err != nil {
 		return nil, fmt.Errorf("encoding %T: %w", obj, err)

@@ -1,7 +1,8 @@
 package api
 
-// Skip on a first reading: a speed-up. Encode is complete without it:
-// Marshal (json.Marshal's bytes) is the plain path the docs cite.
+// Skip on a first reading: a speed-up. Marshal (and Encode, which calls
+// it) is complete without it: json.Marshal's bytes are the plain path the
+// docs cite.
 //
 // What it saves: encoding/json calls each Time's MarshalJSON (an
 // allocation per timestamp) and then re-reads what it returned with its
@@ -17,10 +18,11 @@ package api
 // Why the bytes are json.Marshal's: each rule below is encoding/json's
 // (field order, omitempty and omitzero, HTML-escaped strings through
 // quoteJSON, sorted map keys, base64 for []byte, null for nil), and
-// anything it does not repeat gives up, leaving the object to Marshal: a
-// float, an interface, an array, a TextMarshaler, a struct whose fields
-// encoding/json might resolve differently (plainStruct), a MarshalJSON
-// whose output compacting would change. TestEncodeIsJSONMarshal and
+// anything it does not repeat gives up, leaving the object to the rest of
+// Marshal (codec_fields.go): a float, an interface, an array, a
+// TextMarshaler, a struct whose fields encoding/json might resolve
+// differently (plainStruct), a MarshalJSON whose output compacting would
+// change. TestEncodeIsJSONMarshal and
 // FuzzDecode hold the two to the same bytes.
 
 import (

@@ -38,6 +38,9 @@ import (
 // object's managedFields copied instead of scanned.
 func Marshal(v any) ([]byte, error) {
 	if obj, ok := v.(Object); ok {
+		if b, ok := encodeCleanCopy(obj); ok { // codec_encode.go
+			return b, nil
+		}
 		if b, ok := marshalSplicingFields(obj); ok {
 			return b, nil
 		}
