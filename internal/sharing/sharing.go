@@ -19,7 +19,9 @@ type Sharer struct {
 
 // Share makes obj share with older every part that is equal in both. Both
 // must be pointers to the same type; anything else is left alone. obj must
-// not be visible to anyone else yet; older is only read.
+// not be visible to anyone else yet; older is only read. Share obj once:
+// afterwards its equal parts are older's, and a second Share with another
+// object would write into them (session 8 found that as a data race).
 func (s *Sharer) Share(obj, older any) {
 	dst, src := reflect.ValueOf(obj), reflect.ValueOf(older)
 	if !dst.IsValid() || !src.IsValid() || dst.Type() != src.Type() || dst.Kind() != reflect.Pointer ||
