@@ -203,6 +203,23 @@ func (d *cleanDecoder) whole(v reflect.Value, depth int) bool {
 // object decodes an object's members into the struct v, whose fields
 // (from its scanType) every key must name exactly, once.
 func (d *cleanDecoder) object(v reflect.Value, fields []scanField, depth int) bool {
+	return d.members(func(key []byte) bool {
+		f := findField(fields, key)
+		if f == nil {
+			return false
+		}
+		fv := v.Field(f.index[0])
+		for _, i := range f.index[1:] {
+			fv = fv.Field(i)
+		}
+		return d.value(fv, depth+1)
+	})
+}
+
+// members reads an object's members, each key once, and calls member
+// with each key once its ':' is read, to decode the value; false at
+// anything else, or when member says so.
+func (d *cleanDecoder) members(member func(key []byte) bool) bool {
 	d.i++ // '{'
 	var seen keySet
 	d.ws()
@@ -216,20 +233,12 @@ func (d *cleanDecoder) object(v reflect.Value, fields []scanField, depth int) bo
 		if !ok || !seen.add(key, &d.keyCompares) {
 			return false
 		}
-		f := findField(fields, key)
-		if f == nil {
-			return false
-		}
 		d.ws()
 		if d.peek() != ':' {
 			return false
 		}
 		d.i++
-		fv := v.Field(f.index[0])
-		for _, i := range f.index[1:] {
-			fv = fv.Field(i)
-		}
-		if !d.value(fv, depth+1) {
+		if !member(key) {
 			return false
 		}
 		if end, ok := d.next('}'); end || !ok {
@@ -255,53 +264,31 @@ func (d *cleanDecoder) mapValue(v reflect.Value, depth int) bool {
 	if kt.Kind() != reflect.String || reflect.PointerTo(kt).Implements(reflect.TypeFor[encoding.TextUnmarshaler]()) {
 		return false
 	}
-	d.i++ // '{'
 	if v.IsNil() {
 		v.Set(reflect.MakeMap(t))
 	}
 	// Labels, annotations and a ConfigMap's data are map[string]string:
 	// set directly, without a reflect.Value per key and value.
-	strs, _ := v.Interface().(map[string]string)
-	var key, elem reflect.Value
-	if strs == nil {
-		key, elem = reflect.New(kt).Elem(), reflect.New(t.Elem()).Elem()
-	}
-	var seen keySet
-	d.ws()
-	if d.peek() == '}' {
-		d.i++
-		return true
-	}
-	for {
-		d.ws()
-		k, ok := d.key()
-		if !ok || !seen.add(k, &d.keyCompares) {
-			return false
-		}
-		d.ws()
-		if d.peek() != ':' {
-			return false
-		}
-		d.i++
-		if strs != nil {
+	if strs, ok := v.Interface().(map[string]string); ok {
+		return d.members(func(k []byte) bool {
 			d.ws()
 			s, ok := d.str()
-			if !ok {
-				return false
+			if ok {
+				strs[string(k)] = s
 			}
-			strs[string(k)] = s
-		} else {
-			elem.SetZero()
-			if !d.value(elem, depth+1) {
-				return false
-			}
-			key.SetString(string(k))
-			v.SetMapIndex(key, elem)
-		}
-		if end, ok := d.next('}'); end || !ok {
 			return ok
-		}
+		})
 	}
+	key, elem := reflect.New(kt).Elem(), reflect.New(t.Elem()).Elem()
+	return d.members(func(k []byte) bool {
+		elem.SetZero()
+		if !d.value(elem, depth+1) {
+			return false
+		}
+		key.SetString(string(k))
+		v.SetMapIndex(key, elem)
+		return true
+	})
 }
 
 // array decodes an array into the slice v; [] is an empty slice, not nil,
