@@ -312,6 +312,18 @@ func (w *strictWalker) typeError(path, want string, tok json.Token) error {
 	return fmt.Errorf("%s: expected %s, got %s", path, want, describeToken(tok))
 }
 
+// jsonTag is the name and options of f's json tag, as encoding/json reads
+// them; false for a field it skips (`json:"-"`). An empty name means the
+// Go name, or, for an embedded struct, its fields flattened in place.
+func jsonTag(f reflect.StructField) (name, opts string, ok bool) {
+	tag := f.Tag.Get("json")
+	if tag == "-" {
+		return "", "", false
+	}
+	name, opts, _ = strings.Cut(tag, ",")
+	return name, opts, true
+}
+
 // structFields maps JSON names to field types, with embedded structs that
 // have no JSON name (TypeMeta, `json:",inline"`) flattened as encoding/json
 // does. cache holds the types already mapped in this call.
@@ -322,11 +334,10 @@ func structFields(cache map[reflect.Type]map[string]reflect.Type, t reflect.Type
 	out := map[string]reflect.Type{}
 	for i := 0; i < t.NumField(); i++ {
 		f := t.Field(i)
-		tag := f.Tag.Get("json")
-		if tag == "-" {
+		name, _, ok := jsonTag(f)
+		if !ok {
 			continue
 		}
-		name, _, _ := strings.Cut(tag, ",")
 		if f.Anonymous && name == "" && f.Type.Kind() == reflect.Struct {
 			for k, v := range structFields(cache, f.Type) {
 				if _, clash := out[k]; !clash {

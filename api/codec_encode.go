@@ -171,11 +171,10 @@ func encodePlanFor(t reflect.Type, plans map[reflect.Type]*encodePlan) *encodePl
 func appendEncodeFields(out []encodeField, t reflect.Type, path []int, plans map[reflect.Type]*encodePlan) []encodeField {
 	for i := 0; i < t.NumField(); i++ {
 		f := t.Field(i)
-		tag := f.Tag.Get("json")
-		if tag == "-" {
+		name, opts, ok := jsonTag(f)
+		if !ok {
 			continue
 		}
-		name, opts, _ := strings.Cut(tag, ",")
 		index := append(slices.Clip(path), i)
 		if f.Anonymous && name == "" && f.Type.Kind() == reflect.Struct {
 			out = appendEncodeFields(out, f.Type, index, plans)

@@ -398,11 +398,10 @@ func (s *keyScanner) typeInfo(t reflect.Type) *scanType {
 func plainStruct(t reflect.Type, names map[string]bool) bool {
 	for i := 0; i < t.NumField(); i++ {
 		f := t.Field(i)
-		tag := f.Tag.Get("json")
-		if tag == "-" {
+		name, opts, ok := jsonTag(f)
+		if !ok {
 			continue
 		}
-		name, opts, _ := strings.Cut(tag, ",")
 		if f.Anonymous && name == "" {
 			switch f.Type.Kind() {
 			case reflect.Struct:
@@ -434,11 +433,10 @@ func plainStruct(t reflect.Type, names map[string]bool) bool {
 func (s *keyScanner) appendFields(out []scanField, t reflect.Type) []scanField {
 	for i := 0; i < t.NumField(); i++ {
 		f := t.Field(i)
-		tag := f.Tag.Get("json")
-		if tag == "-" {
+		name, _, ok := jsonTag(f)
+		if !ok {
 			continue
 		}
-		name, _, _ := strings.Cut(tag, ",")
 		if f.Anonymous && name == "" && f.Type.Kind() == reflect.Struct {
 			for _, e := range s.appendFields(nil, f.Type) {
 				if lookupField(out, []byte(e.name)) == nil {
