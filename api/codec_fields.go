@@ -22,6 +22,10 @@ package api
 // bytes up in a table, four at a time: BenchmarkPlainFieldsJSON 1.6 → 0.8
 // µs for that pod's set; FuzzPlainFieldsJSON holds it to encoding/json.
 //
+// Since session 8 Marshal first tries the table encoder (codec_encode.go),
+// which copies the sets after the same check; the splicing here writes
+// what that encoder gives up on.
+//
 // Decoding has its own cut (codec_fields_decode.go): a first one that
 // scanned the whole document to find the sets did not pay; that one reads
 // only up to the managedFields member.

@@ -204,6 +204,13 @@ func TestStreamWatcherEndsOnAProtobufFrameCutShort(t *testing.T) {
 func TestStreamWatcherReportsAnUndecodableProtobufEvent(t *testing.T) {
 	// A frame whose event is fine but whose object is not a protobuf body.
 	frame := []byte{0, 0, 0, 13, 0x0a, 5, 'A', 'D', 'D', 'E', 'D', 0x12, 4, 0x0a, 2, '{', '}'}
+	requireOneUndecodableAdded(t, frame)
+}
+
+// requireOneUndecodableAdded requires that a protobuf stream of frame gives
+// exactly one event: the ERROR saying its ADDED object would not decode.
+func requireOneUndecodableAdded(t *testing.T, frame []byte) {
+	t.Helper()
 	ctx, cancel := context.WithCancel(context.Background())
 	w := newStreamWatcher(ctx, cancel, io.NopCloser(bytes.NewReader(frame)), api.ContentTypeProtobuf+";stream=watch", newPod)
 	evs := collect(t, w)
@@ -219,11 +226,5 @@ func TestStreamWatcherReportsAProtobufObjectCutShortInsideItsFrame(t *testing.T)
 	require.NoError(t, err)
 	body = body[:len(body)-3]
 	event := append([]byte{0x0a, 5, 'A', 'D', 'D', 'E', 'D', 0x12, byte(len(body) + 2), 0x0a, byte(len(body))}, body...)
-	frame := append([]byte{0, 0, 0, byte(len(event))}, event...)
-	ctx, cancel := context.WithCancel(context.Background())
-	w := newStreamWatcher(ctx, cancel, io.NopCloser(bytes.NewReader(frame)), api.ContentTypeProtobuf+";stream=watch", newPod)
-	evs := collect(t, w)
-	require.Len(t, evs, 1)
-	assert.Equal(t, api.Error, evs[0].Type)
-	assert.Contains(t, evs[0].Object.(*api.Status).Message, "unable to decode the object of a ADDED watch event")
+	requireOneUndecodableAdded(t, append([]byte{0, 0, 0, byte(len(event))}, event...))
 }
