@@ -167,6 +167,18 @@ func podOnNode(ns, name, node, app string) *api.Pod {
 }
 
 // createInWL creates the namespace wl and then the given pods in it, and
+// startWatchListTest skips in -short mode, starts an apiserver behind p,
+// and gives the test's requests a context of two minutes.
+func startWatchListTest(t *testing.T, p *recordingProxy) (context.Context, *client.Client, *restartableAPIServer) {
+	if testing.Short() {
+		t.Skip("integration test")
+	}
+	c, srv := startProxiedAPIServer(t, p)
+	ctx, cancel := context.WithTimeout(context.Background(), 2*time.Minute)
+	t.Cleanup(cancel)
+	return ctx, c, srv
+}
+
 // returns the client for its pods.
 func createInWL(ctx context.Context, t *testing.T, c *client.Client, ps ...*api.Pod) *client.Resource[*api.Pod] {
 	t.Helper()
@@ -201,13 +213,8 @@ func names(inf informer.SharedIndexInformer) []string {
 }
 
 func TestInformersSyncThroughWatchListAndNeverList(t *testing.T) {
-	if testing.Short() {
-		t.Skip("integration test")
-	}
 	p := &recordingProxy{}
-	c, _ := startProxiedAPIServer(t, p)
-	ctx, cancel := context.WithTimeout(context.Background(), 2*time.Minute)
-	defer cancel()
+	ctx, c, _ := startWatchListTest(t, p)
 
 	pods := createInWL(ctx, t, c, podOnNode("wl", "a", "n1", "web"), podOnNode("wl", "b", "n1", "db"), podOnNode("wl", "c", "n2", "web"))
 	crd := &api.CustomResourceDefinition{Spec: api.CustomResourceDefinitionSpec{
@@ -276,13 +283,8 @@ func TestInformersSyncThroughWatchListAndNeverList(t *testing.T) {
 }
 
 func TestInformerFallsBackToListWhenWatchListIsRefused(t *testing.T) {
-	if testing.Short() {
-		t.Skip("integration test")
-	}
 	p := &recordingProxy{refuseWatchList: true}
-	c, _ := startProxiedAPIServer(t, p)
-	ctx, cancel := context.WithTimeout(context.Background(), 2*time.Minute)
-	defer cancel()
+	ctx, c, _ := startWatchListTest(t, p)
 	pods := createInWL(ctx, t, c, podOnNode("wl", "a", "n1", "web"))
 	podInfo, ok := api.ForType[*api.Pod](api.Builtin())
 	require.True(t, ok)
@@ -297,13 +299,8 @@ func TestInformerFallsBackToListWhenWatchListIsRefused(t *testing.T) {
 }
 
 func TestInformerRelistsThroughWatchListAfterA410(t *testing.T) {
-	if testing.Short() {
-		t.Skip("integration test")
-	}
 	p := &recordingProxy{}
-	c, srv := startProxiedAPIServer(t, p)
-	ctx, cancel := context.WithTimeout(context.Background(), 2*time.Minute)
-	defer cancel()
+	ctx, c, srv := startWatchListTest(t, p)
 	pods := createInWL(ctx, t, c, podOnNode("wl", "a", "n1", "web"))
 	podInfo, ok := api.ForType[*api.Pod](api.Builtin())
 	require.True(t, ok)
