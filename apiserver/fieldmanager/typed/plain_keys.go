@@ -24,6 +24,7 @@ package typed
 // TestCompareObjectsOfKeyedLists hold it to the plain paths.
 
 import (
+	"cmp"
 	"encoding/json"
 	"reflect"
 	"slices"
@@ -42,19 +43,9 @@ type plainKeyValue struct {
 
 func (a plainKeyValue) compare(b plainKeyValue) int {
 	if a.isInt {
-		return cmpInt(a.i, b.i)
+		return cmp.Compare(a.i, b.i)
 	}
 	return strings.Compare(a.s, b.s)
-}
-
-func cmpInt(a, b int64) int {
-	switch {
-	case a < b:
-		return -1
-	case a > b:
-		return 1
-	}
-	return 0
 }
 
 // plainKeys is the keys of a map list's elements when all are plain: nk
