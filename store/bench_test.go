@@ -17,13 +17,13 @@ import (
 // BenchmarkCreate compares store.Create with the bare etcd transaction it is
 // built on, at several levels of concurrency, against the same embedded
 // etcd through the same in-process client. Both sides do the same work a
-// client storing distinct ConfigMaps must do: encode each object to JSON
-// and send Kubernetes' create transaction, If(ModRevision(key) = 0)
-// Then(Put(key, value)), with keys and values of the same shape and size
-// (the reference encodes with encoding/json; the store with api.Encode,
-// after copying the object and setting its apiVersion and kind). The gap
-// is the cost of the store itself: the copy, its codec, the
-// resourceVersion, error mapping.
+// client storing distinct ConfigMaps must do: encode each object and send
+// Kubernetes' create transaction, If(ModRevision(key) = 0)
+// Then(Put(key, value)), with keys of the same shape and size (the
+// reference encodes JSON with encoding/json; the store protobuf, as
+// Kubernetes stores a ConfigMap, after setting its apiVersion and kind:
+// 180 bytes against 242). The gap is the cost of the store itself: its
+// codec, the resourceVersion, error mapping.
 //
 // The reference once encoded one object outside the loop and sent those
 // bytes every time: a cheaper operation than any create, which made the

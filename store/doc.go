@@ -13,9 +13,14 @@
 // The model is etcd's:
 //   - one key per object, ResourceInfo.Key: /registry/<group>/<resource>/<namespace>/<name>
 //     (group "core" for the legacy group);
-//   - the value is the object's JSON (api.Encode) without its
-//     resourceVersion; on every read the key's ModRevision becomes the
-//     resourceVersion, so the etcd revision is the only clock;
+//   - the value is the object without its resourceVersion: for a
+//     built-in kind its protobuf body, as Kubernetes stores it ("k8s\x00"
+//     and the runtime.Unknown envelope with apiVersion and kind); for a
+//     custom resource its JSON. Reading sniffs the prefix, so JSON written
+//     by an older kubeloop still reads (codec.go: EncodeValue,
+//     DecodeValue; `kubeloop decode` prints a value for a reader). On
+//     every read the key's ModRevision becomes the resourceVersion, so
+//     the etcd revision is the only clock;
 //   - every write is a transaction guarded by a revision: Create by
 //     "ModRevision is 0", GuaranteedUpdate and Delete by "ModRevision is
 //     what I read" (optimistic concurrency; a lost race is retried with the
@@ -55,15 +60,18 @@
 // staging/src/k8s.io/apiserver/pkg/storage/etcd3/store.go (Create, Get,
 // GuaranteedUpdate, Delete, GetList), watcher.go (Watch, the event
 // transform), errors.go (the 410 messages), compact.go; the continue token
-// is staging/src/k8s.io/apiserver/pkg/storage/continue.go. Kubernetes
+// is staging/src/k8s.io/apiserver/pkg/storage/continue.go; the storage
+// codec (protobuf or JSON, sniffed on reading) is built by
+// staging/src/k8s.io/apiserver/pkg/server/storage/storage_codec.go. Kubernetes
 // recognises the two too-large errors in endpoints/handlers/rest.go
 // (isTooLargeError), retries once without managedFields, and then answers
 // 500; we answer 413 (kubernetes#112152 asks for that).
 //
-// What we leave out: value transformers and encryption at rest, protobuf
-// (JSON only), leases and TTLs, the list-size estimates and the
-// "inconsistent continue" token Kubernetes offers when a snapshot is
-// compacted (we answer 410 and the client starts over), the corrupt
-// object deleter, and metrics beyond the retry counters. Compaction keeps
+// What we leave out: value transformers and encryption at rest, a choice
+// of storage media type (Kubernetes' --storage-media-type), leases and
+// TTLs, the list-size estimates and the "inconsistent continue" token
+// Kubernetes offers when a snapshot is compacted (we answer 410 and the
+// client starts over), the corrupt object deleter, and metrics beyond the
+// retry counters. Compaction keeps
 // the last N revisions instead of Kubernetes' every-5-minutes.
 package store

@@ -72,7 +72,7 @@ func (s *Store) Create(ctx context.Context, key string, obj api.Object) (api.Obj
 	// so that re-encoding a decoded object gives the same bytes and an
 	// unchanged update is recognised as one.
 	s.setTypeMeta(obj)
-	data, err := api.Encode(obj)
+	data, err := EncodeValue(obj)
 	if err != nil {
 		return nil, fmt.Errorf("encode %s: %w", key, err)
 	}
@@ -127,13 +127,14 @@ func (s *Store) CurrentResourceVersion(ctx context.Context) (uint64, error) {
 	return uint64(resp.Header.Revision), nil
 }
 
-// decode turns stored bytes into an object of this resource. The stored
-// value has no resourceVersion; the revision of the key becomes it.
+// decode turns stored bytes, protobuf or JSON (codec.go), into an object
+// of this resource. The stored value has no resourceVersion; the revision
+// of the key becomes it.
 // apiVersion and kind come from the ResourceInfo (the same values
 // api.Builtin().SetTypeMeta would set, without a registry lookup).
 func (s *Store) decode(data []byte, rev int64) (api.Object, error) {
 	obj := s.info.New()
-	if err := api.Decode(data, obj); err != nil {
+	if err := DecodeValue(data, obj); err != nil {
 		return nil, fmt.Errorf("decode %s: %w", s.info.GroupResource(), err)
 	}
 	if s.info.Decoded != nil {
@@ -149,14 +150,15 @@ func (s *Store) setTypeMeta(obj api.Object) {
 	tm.APIVersion, tm.Kind = s.info.GroupVersion(), s.info.Kind
 }
 
-// encode writes obj without its resourceVersion, which is the key's revision
-// and must never be stored (it would be stale the moment it is written). obj
-// must be owned by the caller: its RV is cleared and restored.
+// encode writes obj (codec.go) without its resourceVersion, which is the
+// key's revision and must never be stored (it would be stale the moment it
+// is written). obj must be owned by the caller: its RV is cleared and
+// restored.
 func encode(obj api.Object) ([]byte, error) {
 	m := obj.GetObjectMeta()
 	rv := m.ResourceVersion
 	m.ResourceVersion = ""
-	data, err := api.Encode(obj)
+	data, err := EncodeValue(obj)
 	m.ResourceVersion = rv
 	return data, err
 }

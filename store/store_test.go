@@ -1,7 +1,7 @@
 package store_test
 
 import (
-	"encoding/json"
+	"bytes"
 	"errors"
 	"strconv"
 	"sync"
@@ -25,9 +25,14 @@ func TestCreateSetsRevisionAndStoresNoResourceVersion(t *testing.T) {
 	require.NoError(t, err)
 	require.Len(t, raw.Kvs, 1)
 	assert.Equal(t, rv, raw.Kvs[0].ModRevision)
-	var stored map[string]any
-	require.NoError(t, json.Unmarshal(raw.Kvs[0].Value, &stored))
-	assert.NotContains(t, stored["metadata"], "resourceVersion")
+	value := raw.Kvs[0].Value
+	assert.True(t, bytes.HasPrefix(value, []byte(api.ProtobufPrefix)), "a ConfigMap is stored as protobuf: %q", value)
+	var stored api.ConfigMap
+	tm, err := api.DecodeProtobuf(value, &stored)
+	require.NoError(t, err)
+	assert.Equal(t, api.TypeMeta{APIVersion: "v1", Kind: "ConfigMap"}, tm, "the envelope carries apiVersion and kind")
+	assert.Empty(t, stored.ResourceVersion, "the revision is the resourceVersion, never the value")
+	assert.Equal(t, "uid-a", stored.UID)
 
 	got, err := f.store.Get(f.ctx, f.key("a"), store.GetOptions{})
 	require.NoError(t, err)

@@ -1,0 +1,72 @@
+package store
+
+import (
+	"bytes"
+	"fmt"
+
+	"kubeloop/api"
+)
+
+// The storage codec: which bytes an object is stored as, and how stored
+// bytes become an object again. Every read and write of a value goes
+// through these two functions, and nothing else in kubeloop looks inside
+// an etcd value.
+//
+//   - A built-in kind (one of api.Builtin()'s, whose Go types carry
+//     k8s.io/api's protobuf tags) is stored as Kubernetes stores it: the
+//     protobuf body the apiserver also sends, "k8s\x00" and then the
+//     runtime.Unknown envelope with apiVersion, kind and the object's
+//     message (api/protobuf.go). It is about 60 % of the JSON's size, and
+//     a single-member etcd keeps its whole file in memory.
+//   - Anything else is JSON (api.Encode): custom resources
+//     (api.Unstructured) have no protobuf form, in Kubernetes neither.
+//   - Reading sniffs: a value that starts with the prefix is protobuf, any
+//     other is JSON (no JSON text starts with "k"). So values written as
+//     JSON before kubeloop stored protobuf, or by hand, still read; an
+//     update rewrites them as protobuf (their bytes differ, so even an
+//     update that changes nothing writes once, as in Kubernetes).
+//
+// The resourceVersion is not the codec's business: the callers clear it
+// before encoding (encode) and set it from the key's revision after
+// decoding (decode).
+//
+// Kubernetes: the storage codec of every resource is built by
+// staging/src/k8s.io/apiserver/pkg/server/storage/storage_codec.go
+// (NewStorageCodec): it encodes in --storage-media-type (protobuf by
+// default, JSON for kinds without protobuf) and decodes with a recognizer
+// (apimachinery/pkg/runtime/serializer/recognizer) that lets the protobuf
+// serializer claim the values with its prefix and the JSON serializer the
+// rest. v1.37.2.
+
+// storedAsProtobuf says whether obj's kind is stored as protobuf: the
+// built-in kinds are, everything else is JSON.
+func storedAsProtobuf(obj api.Object) bool {
+	_, builtin := api.Builtin().ForObject(obj)
+	return builtin
+}
+
+// EncodeValue returns the bytes the store writes for obj: protobuf for a
+// built-in kind, JSON otherwise. obj's apiVersion and kind must be set
+// (the store sets them); its resourceVersion is written if set, so the
+// store clears it first.
+func EncodeValue(obj api.Object) ([]byte, error) {
+	if storedAsProtobuf(obj) {
+		return api.EncodeProtobuf(obj)
+	}
+	return api.Encode(obj)
+}
+
+// DecodeValue reads a stored value into into, whichever format it was
+// written in, and sets into's apiVersion and kind from it.
+func DecodeValue(data []byte, into api.Object) error {
+	if !bytes.HasPrefix(data, []byte(api.ProtobufPrefix)) {
+		return api.Decode(data, into)
+	}
+	if !storedAsProtobuf(into) {
+		// The protobuf codec would read nothing into a type without
+		// protobuf tags; say so instead.
+		return fmt.Errorf("a protobuf value cannot be read into %T, which has no protobuf form", into)
+	}
+	_, err := api.DecodeProtobuf(data, into)
+	return err
+}
