@@ -19,7 +19,7 @@ import (
 
 func commandsByName() map[string]*cobra.Command {
 	out := map[string]*cobra.Command{}
-	for _, c := range append([]*cobra.Command{upCommand(), apiserverCommand(), traceCommand()}, componentCommands()...) {
+	for _, c := range append([]*cobra.Command{upCommand(), apiserverCommand(), traceCommand(), decodeCommand()}, componentCommands()...) {
 		out[c.Name()] = c
 	}
 	return out

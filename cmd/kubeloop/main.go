@@ -2,6 +2,7 @@
 // (`kubeloop up`, what `make run` starts) or one component per process
 // against a shared apiserver (`kubeloop apiserver`, `kubeloop
 // controller-manager`, `kubeloop scheduler`, `kubeloop kubelet`).
+// `kubeloop decode` prints a value etcd holds as the object it is.
 package main
 
 import (
@@ -32,7 +33,7 @@ func main() {
 		SilenceUsage:  true,
 		SilenceErrors: true,
 	}
-	root.AddCommand(upCommand(), apiserverCommand(), traceCommand())
+	root.AddCommand(upCommand(), apiserverCommand(), traceCommand(), decodeCommand())
 	root.AddCommand(componentCommands()...)
 	if err := root.ExecuteContext(ctx); err != nil {
 		fmt.Fprintln(os.Stderr, "error:", err)

@@ -3,8 +3,8 @@
 package guaranteedupdate
 
 import (
+	"bytes"
 	"context"
-	"encoding/json"
 	"errors"
 	"fmt"
 	"strconv"
@@ -142,15 +142,15 @@ func TestStoredValueCarriesNoResourceVersion(t *testing.T) {
 	raw, err := etcd.Client().Get(f.ctx, f.key("cm"))
 	require.NoError(t, err)
 	require.Len(t, raw.Kvs, 1)
-	var stored struct {
-		APIVersion string         `json:"apiVersion"`
-		Kind       string         `json:"kind"`
-		Metadata   map[string]any `json:"metadata"`
-	}
-	require.NoError(t, json.Unmarshal(raw.Kvs[0].Value, &stored), "the value is the object's JSON")
-	assert.NotContains(t, stored.Metadata, "resourceVersion", "store the bytes s.encode gives")
+	value := raw.Kvs[0].Value
+	assert.True(t, bytes.HasPrefix(value, []byte(api.ProtobufPrefix)),
+		"a ConfigMap is stored as protobuf, as store.Store stores it: store the bytes s.encode gives, got %q", value)
+	var stored api.ConfigMap
+	require.NoError(t, store.DecodeValue(value, &stored), "the value is what s.encode gives")
+	assert.Empty(t, stored.ResourceVersion, "store the bytes s.encode gives")
 	assert.Equal(t, "v1", stored.APIVersion)
 	assert.Equal(t, "ConfigMap", stored.Kind)
+	assert.Equal(t, map[string]string{"b": "2"}, stored.Data)
 }
 
 func TestUpdateOfAMissingObjectIsNotFound(t *testing.T) {
