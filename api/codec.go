@@ -11,8 +11,9 @@ import (
 	"strings"
 )
 
-// Encode writes obj as JSON, the one wire and storage format kubeloop uses:
-// json.Marshal's bytes, as Marshal (codec_fields.go) writes them.
+// Encode writes obj as JSON, the wire format every client speaks (and the
+// one the store keeps custom resources in): json.Marshal's bytes, as
+// Marshal (codec_fields.go) writes them.
 func Encode(obj Object) ([]byte, error) {
 	b, err := Marshal(obj)
 	if err != nil {
