@@ -168,3 +168,37 @@ func TestAProtobufValueOfAKindWithoutProtobufIsAnError(t *testing.T) {
 	require.Error(t, err)
 	assert.Contains(t, err.Error(), "*api.Unstructured, which has no protobuf form")
 }
+
+// A CustomResourceDefinition may repeat a built-in resource's group and
+// plural: its custom resources then share the built-in objects' keys. Its
+// storage leaves out the built-in objects (protobuf where its own are
+// JSON), so that nothing done through it, such as deleting the custom
+// resources of a deleted CRD, reaches a built-in object.
+func TestACustomResourceStorageLeavesOutBuiltInObjectsUnderItsKeys(t *testing.T) {
+	f := newFixture(t)
+	shadow := &api.ResourceInfo{Version: "v1", Kind: "ConfigMap", Resource: "configmaps", Namespaced: true,
+		New: func() api.Object { return &api.Unstructured{} }, NewList: func() api.ListObject { return &api.UnstructuredList{} }}
+	require.Equal(t, f.prefix(), shadow.KeyPrefix()+f.ns+"/", "the same keys")
+	custom := store.New(f.client(), shadow)
+	f.create("builtin-before", nil)
+
+	w, err := custom.Watch(f.ctx, f.prefix(), store.ListOptions{ResourceVersion: "0"})
+	require.NoError(t, err)
+	defer w.Stop()
+	f.create("builtin-after", nil)
+	mine, err := custom.Create(f.ctx, f.key("custom"), &api.Unstructured{
+		ObjectMeta: api.ObjectMeta{Name: "custom", Namespace: f.ns}, Content: map[string]any{"data": map[string]any{"k": "v"}}})
+	require.NoError(t, err)
+	ev := nextEvent(t, w)
+	assert.Equal(t, api.Added, ev.Type)
+	assert.Equal(t, "custom", ev.Object.GetObjectMeta().Name, "no event for the built-in objects, before or after")
+
+	list, err := custom.List(f.ctx, f.prefix(), store.ListOptions{})
+	require.NoError(t, err)
+	assert.Equal(t, []api.Object{mine}, list.Items)
+	builtins, err := f.store.List(f.ctx, f.prefix(), store.ListOptions{})
+	require.NoError(t, err)
+	// The built-in storage has its own, and reads the JSON too, as it reads
+	// a value written before built-in kinds were protobuf.
+	assert.Equal(t, []string{"builtin-after", "builtin-before", "custom"}, names(builtins.Items))
+}

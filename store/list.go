@@ -102,6 +102,9 @@ func (s *Store) List(ctx context.Context, prefix string, opts ListOptions) (*Lis
 		full := false
 		for i, kv := range resp.Kvs {
 			lastKey = string(kv.Key)
+			if s.notOurs(kv.Value) {
+				continue
+			}
 			obj, err := s.decode(kv.Value, kv.ModRevision)
 			if err != nil {
 				return nil, err

@@ -19,6 +19,8 @@ import (
 type Store struct {
 	client *clientv3.Client
 	info   *api.ResourceInfo
+	// protobuf: this kind's values are protobuf (codec.go).
+	protobuf bool
 
 	// Counters only grow; Stats reads them.
 	updateRetries atomic.Uint64
@@ -33,7 +35,7 @@ var _ Interface = (*Store)(nil)
 
 // New returns the storage of one resource on client.
 func New(client *clientv3.Client, info *api.ResourceInfo) *Store {
-	return &Store{client: client, info: info}
+	return &Store{client: client, info: info, protobuf: storedAsProtobuf(info.New())}
 }
 
 // Stats counts the optimistic-concurrency retries of a Store: how often a

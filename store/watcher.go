@@ -137,6 +137,9 @@ func (w *watcher) run(ctx context.Context, initialKvs []*mvccpb.KeyValue, rev in
 	defer w.store.written.watchEnded()
 
 	for _, kv := range initialKvs {
+		if w.store.notOurs(kv.Value) {
+			continue
+		}
 		obj, err := w.store.decode(kv.Value, kv.ModRevision)
 		if err != nil {
 			w.sendError(ctx, api.NewInternalError(err))
@@ -227,6 +230,9 @@ func (w *watcher) transform(ev *clientv3.Event) (api.WatchEvent, bool, error) {
 		if ev.PrevKv == nil {
 			return api.WatchEvent{}, false, errors.New("etcd delete event without the previous value")
 		}
+		if s.notOurs(ev.PrevKv.Value) {
+			return api.WatchEvent{}, false, nil
+		}
 		old, err := s.decode(ev.PrevKv.Value, rev)
 		if err != nil {
 			return api.WatchEvent{}, false, err
@@ -234,6 +240,11 @@ func (w *watcher) transform(ev *clientv3.Event) (api.WatchEvent, bool, error) {
 		return api.WatchEvent{Type: api.Deleted, Object: old}, pred.Matches(s.info, old), nil
 	}
 
+	if s.notOurs(ev.Kv.Value) {
+		// A built-in object under a custom resource's keys; a key never
+		// changes from one to the other, as both create only absent keys.
+		return api.WatchEvent{}, false, nil
+	}
 	cur := s.written.take(ev.Kv.Key, ev.Kv.Value, rev)
 	if cur == nil {
 		var err error
