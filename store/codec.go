@@ -8,16 +8,16 @@ import (
 )
 
 // The storage codec: which bytes an object is stored as, and how stored
-// bytes become an object again. Every read and write of a value goes
-// through these two functions, and nothing else in kubeloop looks inside
-// an etcd value.
+// bytes become an object again. Every write of a value goes through
+// EncodeValue and every read through DecodeValue.
 //
 //   - A built-in kind (one of api.Builtin()'s, whose Go types carry
 //     k8s.io/api's protobuf tags) is stored as Kubernetes stores it: the
 //     protobuf body the apiserver also sends, "k8s\x00" and then the
 //     runtime.Unknown envelope with apiVersion, kind and the object's
-//     message (api/protobuf.go). It is about 60 % of the JSON's size, and
-//     a single-member etcd keeps its whole file in memory.
+//     message (api/protobuf.go). It is 60 to 70 % of the JSON's size (a
+//     Running pod 2664 bytes against 4119, a node lease 467 against 782),
+//     and a single-member etcd keeps its whole file in memory.
 //   - Anything else is JSON (api.Encode): custom resources
 //     (api.Unstructured) have no protobuf form, in Kubernetes neither.
 //   - Reading sniffs: a value that starts with the prefix is protobuf, any
