@@ -30,23 +30,18 @@ import (
 // else slows both alike. It reports both rates, tracked/untracked (wall
 // clock) and tracked/untracked-cpu (the inverse ratio of CPU time per pod,
 // steadier on a busy machine); the target is ≥ 0.9.
-//
-// It runs once with JSON bodies and answers (what kubectl sends) and once
-// with protobuf (what client-go and kubeloop's client send by default).
 func BenchmarkCreateUpdateManagedFields(b *testing.B) {
 	// One untracked server for every call of the measured function (the
 	// testing package calls it more than once, b.N = 1 first), stopped
 	// when done: a server left running would go on decoding every pod
 	// written after it in its watch cache.
 	untracked := startUntracked(b)
-	for _, w := range []podWire{podJSON, podProtobuf} {
-		b.Run(w.name+"/kubeloop", func(b *testing.B) { benchmarkCreateUpdateManagedFields(b, untracked, w) })
-	}
+	b.Run("kubeloop", func(b *testing.B) { benchmarkCreateUpdateManagedFields(b, untracked) })
 }
 
-func benchmarkCreateUpdateManagedFields(b *testing.B, untracked *apiservertest.Server, wire podWire) {
+func benchmarkCreateUpdateManagedFields(b *testing.B, untracked *apiservertest.Server) {
 	const concurrency = 16
-	writers := []*podWriter{newPodWriter(b, srv, true, wire), newPodWriter(b, untracked, false, wire)}
+	writers := []*podWriter{newPodWriter(b, srv, true), newPodWriter(b, untracked, false)}
 	arms := make([]*benchtest.Arm, len(writers))
 	for i, w := range writers {
 		runConcurrent(b, concurrency, 2*concurrency, w.createAndUpdate) // warm up, untimed
@@ -88,7 +83,7 @@ func BenchmarkManagedFieldsOneSide(b *testing.B) {
 	}{{"tracked", srv, true}, {"untracked", untracked, false}} {
 		b.Run(side.name, func(b *testing.B) {
 			const concurrency = 16
-			w := newPodWriter(b, side.server, side.tracked, podJSON)
+			w := newPodWriter(b, side.server, side.tracked)
 			runConcurrent(b, concurrency, 2*concurrency, w.createAndUpdate) // warm up, untimed
 			b.ResetTimer()
 			cpu := benchtest.ProcessCPU(b)
@@ -133,28 +128,11 @@ func (w *podWriter) storedBytes() int {
 	return len(resp.Kvs[0].Value)
 }
 
-// podWire is how a podWriter encodes its bodies and reads the answers.
-type podWire struct {
-	name, contentType string
-	encode            func(*api.Pod) ([]byte, error)
-	decode            func([]byte, *api.Pod) error
-}
-
-var (
-	podJSON = podWire{name: "json", contentType: "application/json",
-		encode: func(p *api.Pod) ([]byte, error) { return json.Marshal(p) },
-		decode: func(b []byte, p *api.Pod) error { return json.Unmarshal(b, p) }}
-	podProtobuf = podWire{name: "protobuf", contentType: "application/vnd.kubernetes.protobuf",
-		encode: func(p *api.Pod) ([]byte, error) { return api.EncodeProtobuf(p) },
-		decode: func(b []byte, p *api.Pod) error { _, err := api.DecodeProtobuf(b, p); return err }}
-)
-
 // podWriter creates and replaces pods in a namespace of its own.
 type podWriter struct {
 	b       *testing.B
 	base    string
 	tracked bool
-	wire    podWire
 	client  *http.Client
 	next    func() int
 	ns      string
@@ -162,17 +140,16 @@ type podWriter struct {
 	last    string // the name of a pod written
 }
 
-func newPodWriter(b *testing.B, s *apiservertest.Server, tracked bool, wire podWire) *podWriter {
+func newPodWriter(b *testing.B, s *apiservertest.Server, tracked bool) *podWriter {
 	tr := s.HTTPClient().Transport.(*http.Transport).Clone()
 	tr.MaxIdleConns, tr.MaxIdleConnsPerHost = 64, 64
 	w := &podWriter{b: b, base: s.URL, tracked: tracked, client: &http.Client{Transport: tr}}
 	ns := fmt.Sprintf("mf-bench-%d", benchSeq.Add(1))
-	w.wire = podJSON // the namespace is written as JSON
 	if code, _ := w.do("POST", "/api/v1/namespaces", []byte(`{"metadata":{"name":"`+ns+`"}}`)); code != http.StatusCreated {
 		b.Fatalf("create namespace: %d", code)
 	}
 	w.base += "/api/v1/namespaces/" + ns + "/pods"
-	w.ns, w.wire = ns, wire
+	w.ns = ns
 	seq := benchSeq.Add(1000000)
 	w.next = func() int { return int(benchSeq.Add(1) + seq) }
 	return w
@@ -183,8 +160,7 @@ func (w *podWriter) do(method, path string, body []byte) (int, []byte) {
 	if err != nil {
 		w.b.Fatal(err)
 	}
-	req.Header.Set("Content-Type", w.wire.contentType)
-	req.Header.Set("Accept", w.wire.contentType)
+	req.Header.Set("Content-Type", "application/json")
 	resp, err := w.client.Do(req)
 	if err != nil {
 		w.b.Fatal(err)
@@ -197,21 +173,21 @@ func (w *podWriter) do(method, path string, body []byte) (int, []byte) {
 func (w *podWriter) createAndUpdate(int) error {
 	name := fmt.Sprintf("p-%d", w.next())
 	pod := benchPod(name, "app:1")
-	body, _ := w.wire.encode(pod)
+	body, _ := json.Marshal(pod)
 	code, out := w.do("POST", "", body)
 	if code != http.StatusCreated {
 		return fmt.Errorf("create: %d %s", code, out)
 	}
 	pod = benchPod(name, "app:2")
 	pod.Labels["version"] = "2"
-	body, _ = w.wire.encode(pod)
+	body, _ = json.Marshal(pod)
 	code, out = w.do("PUT", "/"+name, body)
 	if code != http.StatusOK {
 		return fmt.Errorf("update: %d %s", code, out)
 	}
 	// The two servers must differ in exactly what is measured.
 	var stored api.Pod
-	if err := w.wire.decode(out, &stored); err != nil {
+	if err := json.Unmarshal(out, &stored); err != nil {
 		return err
 	}
 	if got := len(stored.ManagedFields) > 0; got != w.tracked {
