@@ -59,7 +59,7 @@ BENCH = $(GO) test -run '^$$' -benchmem -count=1
 MANAGEDFIELDS_PODS ?= 10000
 bench:
 	@mkdir -p bench/results
-	( $(BENCH) -bench 'BenchmarkCreate$$|BenchmarkWriteAndWatch' ./store/ ; \
+	( $(BENCH) -bench 'BenchmarkCreate$$' ./store/ ; \
 	  $(BENCH) -bench 'BenchmarkCreateConfigMaps' ./apiserver/ ; \
 	  $(BENCH) -bench 'BenchmarkCreateUpdateManagedFields' -benchtime $(MANAGEDFIELDS_PODS)x ./apiserver/ ; \
 	  $(BENCH) -bench 'BenchmarkApply100ContainerPod' ./apiserver/fieldmanager/ ; \

@@ -31,8 +31,6 @@
 //   - Watch is etcd's watch from revision+1 with previous values, turned
 //     into ADDED / MODIFIED / DELETED and filtered by the predicate; an
 //     object that stops matching is DELETED for that watcher.
-//     A watch of the Store that wrote an object takes a copy of it instead
-//     of decoding the event's bytes (handoff.go, a speed-up).
 //   - A watch that allows bookmarks turns etcd's progress notifications
 //     into BOOKMARK events at the notified revision, and
 //     RequestWatchProgress asks etcd for one (watcher.go): that is how the

@@ -25,10 +25,6 @@ type Store struct {
 	// Counters only grow; Stats reads them.
 	updateRetries atomic.Uint64
 	deleteRetries atomic.Uint64
-
-	// written hands the objects this Store wrote to its watches
-	// (handoff.go), which then need not decode them.
-	written writtenObjects
 }
 
 var _ Interface = (*Store)(nil)
@@ -43,9 +39,6 @@ func New(client *clientv3.Client, info *api.ResourceInfo) *Store {
 type Stats struct {
 	GuaranteedUpdateRetries uint64
 	DeleteRetries           uint64
-	// WatchDecodesSaved counts watch events that carried the object this
-	// Store had just written instead of decoding it (handoff.go).
-	WatchDecodesSaved uint64
 }
 
 // Stats returns the retry counters since New.
@@ -53,7 +46,6 @@ func (s *Store) Stats() Stats {
 	return Stats{
 		GuaranteedUpdateRetries: s.updateRetries.Load(),
 		DeleteRetries:           s.deleteRetries.Load(),
-		WatchDecodesSaved:       s.written.taken.Load(),
 	}
 }
 
@@ -79,17 +71,14 @@ func (s *Store) Create(ctx context.Context, key string, obj api.Object) (api.Obj
 		return nil, fmt.Errorf("encode %s: %w", key, err)
 	}
 	s.traceWriting(ctx, obj)
-	s.handOff(key, data, obj)
 	resp, err := s.client.Txn(ctx).
 		If(clientv3.Compare(clientv3.ModRevision(key), "=", 0)).
 		Then(clientv3.OpPut(key, string(data))).
 		Commit()
 	if err != nil {
-		s.dropHandOff(key, data)
 		return nil, interpretWriteError("create", key, err)
 	}
 	if !resp.Succeeded {
-		s.dropHandOff(key, data)
 		return nil, api.NewAlreadyExists(s.info.GroupResource(), nameOf(key))
 	}
 	// The object we encoded is the stored object: no decode, no read.

@@ -94,18 +94,15 @@ func (s *Store) GuaranteedUpdate(ctx context.Context, key string, preconditions 
 		}
 
 		s.traceWriting(ctx, updated)
-		s.handOff(key, data, updated)
 		resp, err := s.client.Txn(ctx).
 			If(clientv3.Compare(clientv3.ModRevision(key), "=", orig.rev)).
 			Then(clientv3.OpPut(key, string(data))).
 			Else(clientv3.OpGet(key)).
 			Commit()
 		if err != nil {
-			s.dropHandOff(key, data)
 			return nil, interpretWriteError("update", key, err)
 		}
 		if !resp.Succeeded {
-			s.dropHandOff(key, data)
 			// Someone wrote in between. The else branch already read the
 			// new value, so the retry costs no extra round trip.
 			s.updateRetries.Add(1)

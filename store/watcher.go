@@ -74,9 +74,6 @@ func (s *Store) Watch(ctx context.Context, prefix string, opts ListOptions) (api
 		}
 	}
 
-	// From here on, objects this Store writes are kept for the watch
-	// (handoff.go); run ends that.
-	s.written.watchStarted()
 	wctx, cancel := context.WithCancel(ctx)
 	w := &watcher{
 		store:     s,
@@ -134,7 +131,6 @@ func (w *watcher) run(ctx context.Context, initialKvs []*mvccpb.KeyValue, rev in
 	defer close(w.done)
 	defer close(w.result)
 	defer w.cancel()
-	defer w.store.written.watchEnded()
 
 	for _, kv := range initialKvs {
 		if w.store.notOurs(kv.Value) {
@@ -245,12 +241,9 @@ func (w *watcher) transform(ev *clientv3.Event) (api.WatchEvent, bool, error) {
 		// changes from one to the other, as both create only absent keys.
 		return api.WatchEvent{}, false, nil
 	}
-	cur := s.written.take(ev.Kv.Key, ev.Kv.Value, rev)
-	if cur == nil {
-		var err error
-		if cur, err = s.decode(ev.Kv.Value, rev); err != nil {
-			return api.WatchEvent{}, false, err
-		}
+	cur, err := s.decode(ev.Kv.Value, rev)
+	if err != nil {
+		return api.WatchEvent{}, false, err
 	}
 	created := ev.IsCreate()
 	if pred.Empty() || (!created && ev.PrevKv == nil) {
@@ -268,7 +261,6 @@ func (w *watcher) transform(ev *clientv3.Event) (api.WatchEvent, bool, error) {
 	var old api.Object
 	oldPasses := false
 	if !created {
-		var err error
 		if old, err = s.decode(ev.PrevKv.Value, rev); err != nil {
 			return api.WatchEvent{}, false, err
 		}

@@ -22,11 +22,6 @@ var rows = []row{
 	{Figure: "store create, c=16", Bench: "BenchmarkCreate/c=16", Unit: "objects/s", Ref: "etcd", RefUnit: "etcd-objects/s"},
 	{Figure: "store create, c=64", Bench: "BenchmarkCreate/c=64", Unit: "objects/s", Ref: "etcd", RefUnit: "etcd-objects/s", Target: atLeast(0.9)},
 	{Figure: "store create, CPU per create, c=64", Bench: "BenchmarkCreate/c=64", Unit: "cpu-us/object", Ref: "etcd", RefUnit: "etcd-cpu-us/object"},
-	// The store's watch taking the object it wrote instead of decoding it
-	// (store/handoff.go): a speed-up must not be slower than the plain path.
-	// The two run interleaved, each round ending when its watch has
-	// received every event.
-	{Figure: "store write + watch event, handoff vs decode", Bench: "BenchmarkWriteAndWatch", Unit: "objects/s", Ref: "decode", RefUnit: "decode-objects/s", Target: atLeast(1)},
 
 	// Create over HTTP against raw etcd over gRPC (issues 5 and 14),
 	// interleaved in one benchmark.
