@@ -96,7 +96,10 @@ func Start(e *store.Embedded, cfg apiserver.Config) (*Server, error) {
 	if err != nil {
 		return nil, err
 	}
-	cfg.Etcd = e.Client()
+	// A client of its own: several servers share e in one test binary, and
+	// one closing (its watches cancelled at once) must not silence the
+	// others' watch caches (store.Embedded.NewInProcessClient).
+	cfg.Etcd = e.NewInProcessClient()
 	if cfg.Logger == nil {
 		cfg.Logger = slog.New(slog.DiscardHandler)
 	}
