@@ -53,31 +53,19 @@ func TestAValueStoredAsJSONReadsListsAndWatches(t *testing.T) {
 	w, err := f.store.Watch(f.ctx, f.prefix(), store.ListOptions{ResourceVersion: "0"})
 	require.NoError(t, err)
 	defer w.Stop()
-	ev := nextEvent(t, w)
+	ev := next(t, w)
 	assert.Equal(t, api.Added, ev.Type)
 	assert.Equal(t, asStored(a, revA), ev.Object, "the initial events read JSON")
 
 	b := f.configMap("b", nil, map[string]string{"x": "y"})
 	revB := f.putJSON(f.client(), b)
-	ev = nextEvent(t, w)
+	ev = next(t, w)
 	assert.Equal(t, api.Added, ev.Type)
 	assert.Equal(t, asStored(b, revB), ev.Object, "a watch event reads JSON")
 
 	list, err := f.store.List(f.ctx, f.prefix(), store.ListOptions{})
 	require.NoError(t, err)
 	assert.Equal(t, []api.Object{asStored(a, revA), asStored(b, revB)}, list.Items)
-}
-
-func nextEvent(t *testing.T, w api.Watcher) api.WatchEvent {
-	t.Helper()
-	select {
-	case ev, ok := <-w.ResultChan():
-		require.True(t, ok, "the watch ended")
-		return ev
-	case <-time.After(30 * time.Second):
-		t.Fatal("no watch event in 30 s")
-	}
-	return api.WatchEvent{}
 }
 
 // An update writes protobuf whatever it read. Its bytes differ from the
@@ -189,7 +177,7 @@ func TestACustomResourceStorageLeavesOutBuiltInObjectsUnderItsKeys(t *testing.T)
 	mine, err := custom.Create(f.ctx, f.key("custom"), &api.Unstructured{
 		ObjectMeta: api.ObjectMeta{Name: "custom", Namespace: f.ns}, Content: map[string]any{"data": map[string]any{"k": "v"}}})
 	require.NoError(t, err)
-	ev := nextEvent(t, w)
+	ev := next(t, w)
 	assert.Equal(t, api.Added, ev.Type)
 	assert.Equal(t, "custom", ev.Object.GetObjectMeta().Name, "no event for the built-in objects, before or after")
 
