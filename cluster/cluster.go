@@ -10,6 +10,7 @@ import (
 	"net"
 	"os"
 	"path/filepath"
+	"strings"
 	"sync"
 	"time"
 
@@ -159,6 +160,8 @@ func (c *Cluster) startEtcd(opts Options) error {
 		return fmt.Errorf("cluster: embedded etcd: %w", err)
 	}
 	c.embedded, c.Etcd = e, e.Client()
+	// Its port is the kernel's choice: say it, for etcdctl and kubeloop decode.
+	c.log.Info("embedded etcd serving", "endpoints", strings.Join(e.Endpoints(), ","))
 	return nil
 }
 
