@@ -43,10 +43,15 @@ func TestTraceStreamsTheServerHopsOfAScale(t *testing.T) {
 		mustKL(t, ns, "", "scale", "rs", "web", fmt.Sprintf("--replicas=%d", n))
 		return scaled.MatchString(out.String())
 	}, 20*time.Second, 50*time.Millisecond)
+	// Steps 2 and 3 may print in either order: the store reports the
+	// commit when its transaction returns, and the watch cache may have
+	// dispatched the event a moment before.
+	committed := regexp.MustCompile(`(?m)^\s+2\s+\+[0-9.]+\s+etcd\s+etcd committed\s+replicasets ` + ns + `/web\s+[0-9]+\s+update at revision`)
+	dispatched := regexp.MustCompile(`(?m)^\s+3\s+\+[0-9.]+\s+watch cache\s+watch cache dispatched\s+replicasets ` + ns + `/web\s+[0-9]+\s+MODIFIED to`)
 	require.Eventually(t, func() bool {
-		return regexp.MustCompile(`(?m)^\s+3\s+\+[0-9.]+\s+watch cache\s+watch cache dispatched\s+replicasets ` + ns + `/web\s+[0-9]+\s+MODIFIED to`).MatchString(out.String())
+		s := out.String()
+		return committed.MatchString(s) && dispatched.MatchString(s)
 	}, 20*time.Second, 10*time.Millisecond)
-	assert.Regexp(t, `(?m)^\s+2\s+\+[0-9.]+\s+etcd\s+etcd committed\s+replicasets `+ns+`/web\s+[0-9]+\s+update at revision`, out.String())
 	cancel()
 	r := <-done
 	assert.Equal(t, 0, r.code, r.err)
