@@ -50,19 +50,29 @@ func storedAsProtobuf(obj api.Object) bool {
 // (the store sets them); its resourceVersion is written if set, so the
 // store clears it first.
 func EncodeValue(obj api.Object) ([]byte, error) {
-	if storedAsProtobuf(obj) {
-		return api.EncodeProtobuf(obj)
-	}
-	return api.Encode(obj)
+	return encodeAs(obj, storedAsProtobuf(obj))
 }
 
 // DecodeValue reads a stored value into into, whichever format it was
 // written in, and sets into's apiVersion and kind from it.
 func DecodeValue(data []byte, into api.Object) error {
+	return decodeAs(data, into, storedAsProtobuf(into))
+}
+
+// encodeAs and decodeAs are EncodeValue and DecodeValue for a kind whose
+// format is known: a Store decides it once, in New.
+func encodeAs(obj api.Object, protobuf bool) ([]byte, error) {
+	if protobuf {
+		return api.EncodeProtobuf(obj)
+	}
+	return api.Encode(obj)
+}
+
+func decodeAs(data []byte, into api.Object, protobuf bool) error {
 	if !bytes.HasPrefix(data, []byte(api.ProtobufPrefix)) {
 		return api.Decode(data, into)
 	}
-	if !storedAsProtobuf(into) {
+	if !protobuf {
 		// The protobuf codec would read nothing into a type without
 		// protobuf tags; say so instead.
 		return fmt.Errorf("a protobuf value cannot be read into %T, which has no protobuf form", into)

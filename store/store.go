@@ -66,7 +66,7 @@ func (s *Store) Create(ctx context.Context, key string, obj api.Object) (api.Obj
 	// so that re-encoding a decoded object gives the same bytes and an
 	// unchanged update is recognised as one.
 	s.setTypeMeta(obj)
-	data, err := EncodeValue(obj)
+	data, err := encodeAs(obj, s.protobuf)
 	if err != nil {
 		return nil, fmt.Errorf("encode %s: %w", key, err)
 	}
@@ -125,7 +125,7 @@ func (s *Store) CurrentResourceVersion(ctx context.Context) (uint64, error) {
 // api.Builtin().SetTypeMeta would set, without a registry lookup).
 func (s *Store) decode(data []byte, rev int64) (api.Object, error) {
 	obj := s.info.New()
-	if err := DecodeValue(data, obj); err != nil {
+	if err := decodeAs(data, obj, s.protobuf); err != nil {
 		return nil, fmt.Errorf("decode %s: %w", s.info.GroupResource(), err)
 	}
 	if s.info.Decoded != nil {
@@ -145,11 +145,11 @@ func (s *Store) setTypeMeta(obj api.Object) {
 // key's revision and must never be stored (it would be stale the moment it
 // is written). obj must be owned by the caller: its RV is cleared and
 // restored.
-func encode(obj api.Object) ([]byte, error) {
+func (s *Store) encode(obj api.Object) ([]byte, error) {
 	m := obj.GetObjectMeta()
 	rv := m.ResourceVersion
 	m.ResourceVersion = ""
-	data, err := EncodeValue(obj)
+	data, err := encodeAs(obj, s.protobuf)
 	m.ResourceVersion = rv
 	return data, err
 }

@@ -76,7 +76,7 @@ func (s *Store) GuaranteedUpdate(ctx context.Context, key string, preconditions 
 			return nil, err
 		}
 		s.setTypeMeta(updated)
-		data, err := encode(updated)
+		data, err := s.encode(updated)
 		if err != nil {
 			return nil, fmt.Errorf("encode %s: %w", key, err)
 		}
@@ -217,7 +217,7 @@ func (s *Store) stateFromObject(cached api.Object) (*objState, error) {
 	if err != nil {
 		return nil, fmt.Errorf("cached object has resourceVersion %q: %w", obj.GetObjectMeta().ResourceVersion, err)
 	}
-	data, err := encode(obj)
+	data, err := s.encode(obj)
 	if err != nil {
 		return nil, fmt.Errorf("encode cached object: %w", err)
 	}
