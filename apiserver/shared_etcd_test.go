@@ -19,7 +19,7 @@ import (
 // the one watch stream every server's watch caches used, leaving the
 // package's server "ready" but deaf: its namespace cache never saw a new
 // namespace again, and every create in one paid a live etcd read. Each
-// server now has a client of its own (store.Embedded.NewInProcessClient).
+// watch now has a stream of its own (store/watch_streams.go).
 func TestClosingAnotherServerLeavesTheWatchCachesFollowing(t *testing.T) {
 	for round := range 3 {
 		others := make([]*apiservertest.Server, 2)

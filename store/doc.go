@@ -35,6 +35,9 @@
 //     into BOOKMARK events at the notified revision, and
 //     RequestWatchProgress asks etcd for one (watcher.go): that is how the
 //     watch cache proves it is current for a resource nobody writes.
+//   - Every watch has a gRPC stream of its own, where Kubernetes' share
+//     their client's: on an embedded etcd's in-process client a storm of
+//     cancellations can deadlock a shared stream (watch_streams.go).
 //
 // Compacted revisions: List at one (Exact, or a continue token) and Watch
 // from one return a 410 Expired *api.StatusError from the call. If

@@ -161,13 +161,8 @@ func (e *Embedded) Endpoints() []string { return append([]string(nil), e.endpoin
 func (e *Embedded) Client() *clientv3.Client { return e.client }
 
 // NewInProcessClient is another client that calls the server directly, as
-// Client does, with watch streams of its own; the caller closes it. Each
-// apiserver sharing this etcd in one process needs its own: the watches of
-// one in-process client share one stream, and when many of them are
-// cancelled at once (an apiserver closing its watch caches) that stream can
-// deadlock and leave every other watch on it silent, the other server's
-// watch caches "ready" but no longer following etcd (etcd-io/etcd#18879,
-// #20716; over gRPC, HTTP/2's flow control prevents it).
+// Client does; the caller closes it. Tests use it for a client whose
+// fate no other test shares (store/watch_storm_test.go).
 func (e *Embedded) NewInProcessClient() *clientv3.Client { return v3client.New(e.etcd.Server) }
 
 // Close stops the client and the server. The data directory stays.

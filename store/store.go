@@ -21,6 +21,8 @@ type Store struct {
 	info   *api.ResourceInfo
 	// protobuf: this kind's values are protobuf (codec.go).
 	protobuf bool
+	// streams: the open watches' gRPC streams (watch_streams.go).
+	streams openStreams
 
 	// Counters only grow; Stats reads them.
 	updateRetries atomic.Uint64

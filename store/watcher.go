@@ -75,18 +75,19 @@ func (s *Store) Watch(ctx context.Context, prefix string, opts ListOptions) (api
 	}
 
 	wctx, cancel := context.WithCancel(ctx)
+	// A stream of its own (watch_streams.go), with WithRequireLeader: a
+	// partitioned member ends the watch instead of silently going quiet.
+	sctx, forget := s.newStream(wctx)
 	w := &watcher{
 		store:     s,
 		bookmarks: opts.AllowWatchBookmarks,
 		pred:      opts.Predicate,
-		cancel:    cancel,
+		cancel:    func() { forget(); cancel() },
 		result:    make(chan api.WatchEvent, watchBufferSize),
 		done:      make(chan struct{}),
 	}
-	// WithRequireLeader makes a partitioned member end the watch instead of
-	// silently going quiet; WithPrevKV gives DELETED its last state.
-	wch := s.client.Watch(clientv3.WithRequireLeader(wctx), prefix,
-		clientv3.WithPrefix(), clientv3.WithRev(rev+1), clientv3.WithPrevKV())
+	// WithPrevKV gives DELETED its last state.
+	wch := s.client.Watch(sctx, prefix, clientv3.WithPrefix(), clientv3.WithRev(rev+1), clientv3.WithPrevKV())
 	bookmark := initial && opts.AllowWatchBookmarks && opts.SendInitialEvents != nil && *opts.SendInitialEvents
 	go w.run(wctx, initialKvs, rev, bookmark, wch)
 	return w, nil
@@ -206,14 +207,14 @@ func (w *watcher) bookmark(rev int64) api.WatchEvent {
 }
 
 // RequestWatchProgress asks etcd to send a progress notification on every
-// open watch of this client; each watch that allows bookmarks turns it into
+// open watch of this Store; each watch that allows bookmarks turns it into
 // a BOOKMARK at etcd's current revision. The watch cache uses it for
 // consistent reads of resources nobody is writing.
-// Kubernetes: storage.Interface.RequestWatchProgress (etcd3/store.go).
+// Kubernetes: storage.Interface.RequestWatchProgress (etcd3/store.go),
+// which asks on the one stream all its client's watches share; ours have
+// a stream each (watch_streams.go).
 func (s *Store) RequestWatchProgress(ctx context.Context) error {
-	// Progress requests travel on the gRPC stream the watches share, which
-	// is chosen by the context's metadata: it must match Watch's.
-	return s.client.RequestProgress(clientv3.WithRequireLeader(ctx))
+	return s.requestProgress(ctx)
 }
 
 // transform turns one etcd event into the event a watcher with this

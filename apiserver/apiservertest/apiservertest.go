@@ -96,10 +96,10 @@ func Start(e *store.Embedded, cfg apiserver.Config) (*Server, error) {
 	if err != nil {
 		return nil, err
 	}
-	// A client of its own: several servers share e in one test binary, and
-	// one closing (its watches cancelled at once) must not silence the
-	// others' watch caches (store.Embedded.NewInProcessClient).
-	cfg.Etcd = e.NewInProcessClient()
+	// Several servers share e's client in one test binary: one closing
+	// cancels its watches at once, each on a stream of its own
+	// (store/watch_streams.go), so the others' watch caches go on.
+	cfg.Etcd = e.Client()
 	if cfg.Logger == nil {
 		cfg.Logger = slog.New(slog.DiscardHandler)
 	}
