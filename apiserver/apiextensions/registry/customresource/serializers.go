@@ -27,7 +27,8 @@ func Serializers(v *Version) []serializer.SerializerInfo {
 
 // coercingDecoder decodes a custom resource and makes it fit the schema as
 // Kubernetes' schemaCoercingDecoder and unstructuredDefaulter do: unknown
-// fields pruned (and, when strict, reported as problems for
+// fields pruned and embedded resources' metadata made ObjectMeta (and,
+// when strict, what was dropped reported as problems for
 // fieldValidation), nulls without a default dropped, defaults applied.
 // Bodies that are not custom resources (a Scale, DeleteOptions) decode
 // as the base decoder decodes them.
@@ -51,6 +52,13 @@ func (d coercingDecoder) Decode(data []byte, into any, strict bool) ([]string, e
 		u.Content = map[string]any{}
 	}
 	unknown := pruning.Prune(u.Content, d.v.Structural, true)
+	if d.v.embedded {
+		meta, err := pruning.CoerceEmbeddedMetadata(u.Content, d.v.Structural)
+		if err != nil {
+			return nil, err
+		}
+		unknown = append(unknown, meta...)
+	}
 	if d.v.Structural != nil {
 		defaulting.PruneNonNullableNullsWithoutDefaults(u.Content, d.v.Structural)
 		defaulting.Default(u.Content, d.v.Structural)

@@ -33,6 +33,9 @@ type Version struct {
 	// Deprecation is the warning every request to a deprecated version
 	// gets, "" for none.
 	Deprecation string
+	// embedded: the schema has embedded resources, whose metadata is
+	// coerced to ObjectMeta on decode and on read.
+	embedded bool
 }
 
 // NewVersion builds the served version name of crd. compiler compiles the
@@ -65,6 +68,7 @@ func NewVersion(crd *api.CustomResourceDefinition, name string, compiler *cel.Co
 		}
 		out.Structural, out.Schema = s, v.Schema.OpenAPIV3Schema
 		out.Rules = compiler.NewValidator(s, true)
+		out.embedded = pruning.HasEmbeddedResource(s)
 	}
 	if v.Deprecated {
 		out.Deprecation = fmt.Sprintf("%s/%s %s is deprecated", crd.Spec.Group, v.Name, names.Kind)
@@ -91,6 +95,10 @@ func NewVersion(crd *api.CustomResourceDefinition, name string, compiler *cel.Co
 		info.Decoded = func(obj api.Object) {
 			if u, ok := obj.(*api.Unstructured); ok && u.Content != nil {
 				pruning.Prune(u.Content, st, true)
+				if out.embedded {
+					// A stored value that does not fit is kept as it is.
+					_, _ = pruning.CoerceEmbeddedMetadata(u.Content, st)
+				}
 				defaulting.Default(u.Content, st)
 			}
 		}
