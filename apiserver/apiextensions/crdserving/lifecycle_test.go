@@ -54,12 +54,22 @@ func TestDeletingACRDDeletesItsResourcesThenUnservesItAndItCanBeRecreated(t *tes
 func TestInvalidCRDIs422WithFieldPaths(t *testing.T) {
 	body := strings.Replace(widgetCRD("bad.example.com"), `"scope":"Namespaced"`, `"scope":"Sometimes"`, 1)
 	body = strings.Replace(body, `"storage":true`, `"storage":false`, 1)
+	body = strings.Replace(body, `"size":{"type":"string","maxLength":3}`, `"size":{"maxLength":3}`, 1)
 	resp := srv.Do(t, "POST", crdsPath, "", body)
 	require.Equal(t, http.StatusUnprocessableEntity, resp.Code, resp.Body)
 	msg := resp.Obj(t)["message"].(string)
 	assert.Contains(t, msg, `CustomResourceDefinition.apiextensions.k8s.io "widgets.bad.example.com" is invalid`)
 	assert.Contains(t, msg, `spec.scope: Unsupported value: "Sometimes": supported values: "Cluster", "Namespaced"`)
 	assert.Contains(t, msg, `spec.versions: Invalid value:`)
+	const root = "spec.versions[0].schema.openAPIV3Schema"
+	assert.Contains(t, msg, root+`.properties[spec].properties[size].type: Required value: must not be empty for specified object fields`)
+
+	// A structural schema whose CEL rule does not compile.
+	cel := strings.Replace(widgetCRD("bad.example.com"), `self.color == 'red'`, `self.colour == 'red'`, 1)
+	resp = srv.Do(t, "POST", crdsPath, "", cel)
+	require.Equal(t, http.StatusUnprocessableEntity, resp.Code, resp.Body)
+	assert.Contains(t, resp.Obj(t)["message"], root+`.properties[spec].x-kubernetes-validations[0].rule: Invalid value: {"rule":"self.replicas \u003c= 5 || self.colour == 'red'","message":"only red widgets scale past 5"}: compilation failed: ERROR: <input>:1:27: undefined field 'colour'`,
+		"as Kubernetes, the bad value is the whole rule")
 	assert.Equal(t, http.StatusNotFound, srv.Do(t, "GET", crdsPath+"/widgets.bad.example.com", "", "").Code)
 }
 

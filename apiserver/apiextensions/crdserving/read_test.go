@@ -54,6 +54,10 @@ func TestListPagingSelectorsAndSelectableFields(t *testing.T) {
 	assert.Equal(t, []string{"w0", "w1", "w2"}, names(widgets(group, ns)+"?labelSelector=app%3Dw"))
 	assert.Empty(t, names(widgets(group, ns)+"?labelSelector=app%3Dother"))
 	assert.Equal(t, []string{"w0", "w1", "w2"}, names("/apis/"+group+"/v1/widgets"), "all namespaces")
+	other := srv.NewNamespace(t)
+	require.Equal(t, http.StatusCreated, srv.Do(t, "POST", widgets(group, other), "", withGroup(widget("o", "red", 1), group)).Code)
+	assert.Equal(t, []string{"o"}, names("/apis/"+group+"/v1/widgets?fieldSelector=metadata.namespace%3D"+other))
+	assert.Equal(t, []string{"w0", "w2"}, names("/apis/"+group+"/v1/widgets?fieldSelector=metadata.namespace!%3D"+other+",spec.color%3Dred"))
 	bad := srv.Do(t, "GET", widgets(group, ns)+"?fieldSelector=spec.size%3Dx", "", "")
 	assert.Equal(t, http.StatusBadRequest, bad.Code, bad.Body)
 
@@ -112,5 +116,24 @@ func TestDiscoveryListsTheCustomResource(t *testing.T) {
 	agg := srv.DoWith(t, context.Background(), "GET", "/apis", "", "",
 		http.Header{"Accept": {"application/json;g=apidiscovery.k8s.io;v=v2;as=APIGroupDiscoveryList"}})
 	require.Equal(t, http.StatusOK, agg.Code)
-	assert.Contains(t, agg.Body, `"resource":"widgets"`)
+	var found map[string]any
+	for _, g := range agg.Obj(t)["items"].([]any) {
+		if apiservertest.Get(g.(map[string]any), "metadata", "name") != group {
+			continue
+		}
+		v := g.(map[string]any)["versions"].([]any)[0].(map[string]any)
+		assert.Equal(t, "v1", v["version"])
+		found = v["resources"].([]any)[0].(map[string]any)
+	}
+	require.NotNil(t, found, "the aggregated document lists %s", group)
+	assert.Equal(t, "widgets", found["resource"])
+	assert.Equal(t, "Namespaced", found["scope"])
+	assert.Equal(t, []any{"wd"}, found["shortNames"])
+	assert.Equal(t, []any{"all"}, found["categories"])
+	assert.Equal(t, "Widget", apiservertest.Get(found, "responseKind", "kind"))
+	var subs []string
+	for _, sr := range found["subresources"].([]any) {
+		subs = append(subs, sr.(map[string]any)["subresource"].(string))
+	}
+	assert.ElementsMatch(t, []string{"status", "scale"}, subs)
 }

@@ -62,6 +62,18 @@ func TestVersionsServeTheSameObjectsWithTheirOwnAPIVersion(t *testing.T) {
 	u := srv.Do(t, "PUT", crdsPath+"/gizmos."+group, "", body)
 	require.Equal(t, http.StatusOK, u.Code, u.Body)
 	assert.Equal(t, []any{"v1beta1", "v1"}, apiservertest.Get(u.Obj(t), "status", "storedVersions"))
+
+	// A version no longer served is gone from its URLs and discovery; the
+	// objects stay, at the versions still served.
+	p := srv.Do(t, "PATCH", crdsPath+"/gizmos."+group, "application/json-patch+json", `[{"op":"replace","path":"/spec/versions/0/served","value":false}]`)
+	require.Equal(t, http.StatusOK, p.Code, p.Body)
+	require.Eventually(t, func() bool {
+		return srv.Do(t, "GET", base+"/v1beta1/gizmos/g", "", "").Code == http.StatusNotFound
+	}, 10*time.Second, 20*time.Millisecond, "v1beta1 is still served")
+	assert.Equal(t, http.StatusOK, srv.Do(t, "GET", base+"/v1/gizmos/g", "", "").Code)
+	versions := apiservertest.Get(srv.Do(t, "GET", "/apis/"+group, "", "").Obj(t), "versions").([]any)
+	require.Len(t, versions, 1)
+	assert.Equal(t, "v1", versions[0].(map[string]any)["version"])
 }
 
 func TestWebhookConversionIsRefusedClearly(t *testing.T) {
