@@ -144,6 +144,8 @@ func (c *Controller) follow(ctx context.Context, w api.Watcher, tick <-chan time
 				delete(c.known, crd.Name)
 				c.mu.Unlock()
 				c.served.Unregister(crd.Name)
+				c.requeueGroup(crd)
+				c.runRetries(ctx)
 			case ev.Type == api.Added || ev.Type == api.Modified:
 				c.mu.Lock()
 				c.known[crd.Name] = crd
@@ -204,6 +206,9 @@ func (c *Controller) reconcile(ctx context.Context, crd *api.CustomResourceDefin
 	if api.SemanticEqual(&want.Status, &crd.Status) {
 		return
 	}
+	if !namesEqual(want.Status.AcceptedNames, crd.Status.AcceptedNames) {
+		c.requeueGroup(crd) // a rename may free names
+	}
 	if err := c.writeStatus(ctx, crd.Name, want.Status); err != nil {
 		c.log.Info("status write failed", "crd", crd.Name, "err", err)
 		c.retryLater(crd.Name)
@@ -245,6 +250,20 @@ func (c *Controller) namesConflict(crd *api.CustomResourceDefinition) (reason, m
 		}
 	}
 	return "", ""
+}
+
+// requeueGroup marks for another reconcile the CRDs of crd's group,
+// other than crd, whose names are not accepted: crd's deletion or rename
+// may have freed them. Kubernetes:
+// NamingConditionController.requeueAllOtherGroupCRDs.
+func (c *Controller) requeueGroup(crd *api.CustomResourceDefinition) {
+	c.mu.Lock()
+	defer c.mu.Unlock()
+	for name, other := range c.known {
+		if name != crd.Name && other.Spec.Group == crd.Spec.Group && !customresourcedefinition.ConditionTrue(other, api.CRDNamesAccepted) {
+			c.retry[name] = true
+		}
+	}
 }
 
 // finalize deletes every custom resource of a deleted CRD, then unserves

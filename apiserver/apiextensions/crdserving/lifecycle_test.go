@@ -101,4 +101,13 @@ func TestConflictingNamesAreNotAccepted(t *testing.T) {
 	crd := srv.Do(t, "GET", crdsPath+"/gadgets."+group, "", "").Obj(t)
 	assert.NotEqual(t, "True", conditionStatus(crd, "Established"))
 	assert.Equal(t, http.StatusNotFound, srv.Do(t, "GET", fmt.Sprintf("/apis/%s/v1/gadgets", group), "", "").Code)
+	assert.NotContains(t, srv.Do(t, "GET", "/apis/"+group+"/v1", "", "").Body, "gadgets", "nothing of it in discovery")
+	assert.NotContains(t, srv.Do(t, "GET", "/openapi/v2", "", "").Body, ".v1.Gadget", "nor in OpenAPI")
+
+	// Deleting the CRD that holds the names frees them, as Kubernetes'
+	// naming controller requeues the other CRDs of the group.
+	require.Equal(t, http.StatusOK, srv.Do(t, "DELETE", crdsPath+"/widgets."+group, "", "").Code)
+	waitEstablished(t, "gadgets."+group)
+	assert.Equal(t, "True", conditionStatus(srv.Do(t, "GET", crdsPath+"/gadgets."+group, "", "").Obj(t), "NamesAccepted"))
+	assert.Equal(t, http.StatusOK, srv.Do(t, "GET", fmt.Sprintf("/apis/%s/v1/gadgets", group), "", "").Code)
 }
