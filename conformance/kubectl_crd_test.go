@@ -12,7 +12,7 @@ import (
 
 // crontabCRD is the CRD of Kubernetes' own "Extend the Kubernetes API with
 // CustomResourceDefinitions" page, with a printer column and the status
-// and scale subresources added.
+// and scale subresources and a category added.
 const crontabCRD = `apiVersion: apiextensions.k8s.io/v1
 kind: CustomResourceDefinition
 metadata:
@@ -64,6 +64,8 @@ spec:
     kind: CronTab
     shortNames:
     - ct
+    categories:
+    - schedules
 `
 
 const crontab = `apiVersion: stable.example.com/v1
@@ -98,6 +100,7 @@ func TestKubectlCustomResources(t *testing.T) {
 	assert.Regexp(t, `(?m)^NAME\s+SPEC\s+REPLICAS$`, get)
 	assert.Regexp(t, `(?m)^my-new-cron-object\s+\* \* \* \* \*/5\s+2$`, get)
 	assert.Contains(t, k.ok("get", "crontabs.stable.example.com", "my-new-cron-object", "-o", "jsonpath={.spec.image}"), "my-awesome-cron-image")
+	assert.Contains(t, k.ok("get", "schedules", "-o", "name"), "crontab.stable.example.com/my-new-cron-object", "the category, from discovery")
 
 	assert.Contains(t, k.ok("label", "ct", "my-new-cron-object", "tier=batch"), "labeled")
 	assert.Contains(t, k.ok("get", "ct", "-l", "tier=batch", "-o", "name"), "crontab.stable.example.com/my-new-cron-object")
