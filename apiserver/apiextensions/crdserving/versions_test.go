@@ -63,6 +63,14 @@ func TestVersionsServeTheSameObjectsWithTheirOwnAPIVersion(t *testing.T) {
 	require.Equal(t, http.StatusOK, u.Code, u.Body)
 	assert.Equal(t, []any{"v1beta1", "v1"}, apiservertest.Get(u.Obj(t), "status", "storedVersions"))
 
+	// A deprecated version warns every request, in Kubernetes' words.
+	d := srv.Do(t, "PATCH", crdsPath+"/gizmos."+group, "application/json-patch+json", `[{"op":"add","path":"/spec/versions/0/deprecated","value":true}]`)
+	require.Equal(t, http.StatusOK, d.Code, d.Body)
+	require.Eventually(t, func() bool {
+		return strings.Contains(srv.Do(t, "GET", base+"/v1beta1/gizmos/g", "", "").Header.Get("Warning"), `299 - "`+group+`/v1beta1 Gizmo is deprecated"`)
+	}, 10*time.Second, 20*time.Millisecond, "no deprecation warning")
+	assert.Empty(t, srv.Do(t, "GET", base+"/v1/gizmos/g", "", "").Header.Get("Warning"))
+
 	// A version no longer served is gone from its URLs and discovery; the
 	// objects stay, at the versions still served.
 	p := srv.Do(t, "PATCH", crdsPath+"/gizmos."+group, "application/json-patch+json", `[{"op":"replace","path":"/spec/versions/0/served","value":false}]`)
