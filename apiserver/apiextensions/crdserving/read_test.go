@@ -6,6 +6,7 @@ import (
 	"encoding/json"
 	"fmt"
 	"net/http"
+	"regexp"
 	"testing"
 	"time"
 
@@ -93,6 +94,12 @@ func TestWatchStreamsCustomResourceEvents(t *testing.T) {
 		types = append(types, ev.Type)
 	}
 	assert.Equal(t, []string{"ADDED", "DELETED"}, types)
+
+	// The watch is the watch cache's: its metrics count this watcher and
+	// the events it dispatched.
+	metrics := srv.Do(t, "GET", "/metrics", "", "").Body
+	assert.Contains(t, metrics, `kubeloop_watchcache_watchers{resource="widgets.`+group+`"} 1`)
+	assert.Regexp(t, `kubeloop_watchcache_events_dispatched_total\{resource="widgets\.`+regexp.QuoteMeta(group)+`"\} [1-9]`, metrics)
 }
 
 func TestDiscoveryListsTheCustomResource(t *testing.T) {
