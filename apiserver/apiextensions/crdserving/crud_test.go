@@ -116,6 +116,11 @@ func TestUnknownFieldsArePrunedAndReportedByFieldValidation(t *testing.T) {
 	stored := srv.Do(t, "GET", widgets(group, ns)+"/p", "", "").Obj(t)
 	assert.Nil(t, apiservertest.Get(stored, "spec", "typo"))
 
+	ignore := srv.Do(t, "POST", widgets(group, ns)+"?fieldValidation=Ignore", "", strings.Replace(body, `"name":"p"`, `"name":"q"`, 1))
+	require.Equal(t, http.StatusCreated, ignore.Code, ignore.Body)
+	assert.Empty(t, ignore.Header.Values("Warning"), "Ignore drops unknown fields silently")
+	assert.Nil(t, apiservertest.Get(ignore.Obj(t), "spec", "typo"))
+
 	// A patch is pruned and validated too.
 	p := srv.Do(t, "PATCH", widgets(group, ns)+"/p?fieldValidation=Strict", "application/merge-patch+json", `{"spec":{"other":2}}`)
 	require.Equal(t, http.StatusUnprocessableEntity, p.Code, p.Body)

@@ -2,6 +2,7 @@ package crdserving_test
 
 import (
 	"context"
+	"encoding/json"
 	"fmt"
 	"log/slog"
 	"net/http"
@@ -32,6 +33,8 @@ func twoVersions(group string, storeV1 bool) string {
 func TestVersionsServeTheSameObjectsWithTheirOwnAPIVersion(t *testing.T) {
 	group := createCRD(t, func(g string) string { return twoVersions(g, false) })
 	base := "/apis/" + group
+	watchV1 := watchObjects(t, base+"/v1/gizmos?watch=true")
+	watchBeta := watchObjects(t, base+"/v1beta1/gizmos?watch=true")
 	resp := srv.Do(t, "POST", base+"/v1/gizmos", "", `{"apiVersion":"`+group+`/v1","kind":"Gizmo","metadata":{"name":"g"},"spec":{"size":3,"extra":true}}`)
 	require.Equal(t, http.StatusCreated, resp.Code, resp.Body)
 	assert.Equal(t, group+"/v1", resp.Obj(t)["apiVersion"])
@@ -49,6 +52,11 @@ func TestVersionsServeTheSameObjectsWithTheirOwnAPIVersion(t *testing.T) {
 	list := srv.Do(t, "GET", base+"/v1/gizmos", "", "").Obj(t)
 	assert.Equal(t, group+"/v1", list["apiVersion"])
 	assert.Equal(t, group+"/v1", list["items"].([]any)[0].(map[string]any)["apiVersion"])
+
+	// Each version's watch sees the object in its own apiVersion (the
+	// watch cache's shared encoding is the storage version's).
+	assert.Equal(t, group+"/v1", watchV1()["apiVersion"])
+	assert.Equal(t, group+"/v1beta1", watchBeta()["apiVersion"])
 
 	// Discovery prefers v1 over v1beta1.
 	g := srv.Do(t, "GET", "/apis/"+group, "", "").Obj(t)
@@ -128,4 +136,26 @@ func TestDefaultsAddedLaterShowWhenObjectsAreReadFromEtcd(t *testing.T) {
 		got := srv.Do(t, "GET", widgets(group, ns)+"/old", "", "")
 		return got.Code == http.StatusOK && apiservertest.Get(got.Obj(t), "spec", "size") == "S"
 	}, 10*time.Second, 20*time.Millisecond, "the new default never shows on the stored object")
+}
+
+// watchObjects opens a watch on path and returns a function that reads the
+// next event's object.
+func watchObjects(t *testing.T, path string) func() map[string]any {
+	t.Helper()
+	ctx, cancel := context.WithTimeout(context.Background(), 30*time.Second)
+	t.Cleanup(cancel)
+	req, err := http.NewRequestWithContext(ctx, "GET", srv.URL+path, nil)
+	require.NoError(t, err)
+	resp, err := srv.HTTPClient().Do(req)
+	require.NoError(t, err)
+	t.Cleanup(func() { resp.Body.Close() })
+	require.Equal(t, http.StatusOK, resp.StatusCode)
+	dec := json.NewDecoder(resp.Body)
+	return func() map[string]any {
+		var ev struct {
+			Object map[string]any `json:"object"`
+		}
+		require.NoError(t, dec.Decode(&ev))
+		return ev.Object
+	}
 }
