@@ -144,3 +144,19 @@ func TestDiscoveryListsTheCustomResource(t *testing.T) {
 	}
 	assert.ElementsMatch(t, []string{"status", "scale"}, subs)
 }
+
+// A watch filtered by a selectable field sees an object enter and leave
+// the selection (a change of the field out of it is a DELETED), as for
+// built-in field selectors.
+func TestWatchFiltersBySelectableFields(t *testing.T) {
+	group := createCRD(t, widgetCRD)
+	ns := srv.NewNamespace(t)
+	next := watchEvents(t, widgets(group, ns)+"?watch=true&fieldSelector=spec.color%3Dred")
+	require.Equal(t, http.StatusCreated, srv.Do(t, "POST", widgets(group, ns), "", withGroup(widget("b", "blue", 1), group)).Code)
+	require.Equal(t, http.StatusCreated, srv.Do(t, "POST", widgets(group, ns), "", withGroup(widget("r", "red", 1), group)).Code)
+	for _, color := range []string{"red", "blue"} {
+		p := srv.Do(t, "PATCH", widgets(group, ns)+"/b", "application/merge-patch+json", `{"spec":{"color":"`+color+`"}}`)
+		require.Equal(t, http.StatusOK, p.Code, p.Body)
+	}
+	assert.Equal(t, []string{"ADDED r", "ADDED b", "DELETED b"}, next(3))
+}
