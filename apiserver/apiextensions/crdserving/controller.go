@@ -281,16 +281,15 @@ func (c *Controller) finalize(ctx context.Context, crd *api.CustomResourceDefini
 	}
 	remaining, err := c.deleteCustomResources(ctx, crd)
 	if err != nil || remaining > 0 {
-		msg := fmt.Sprintf("%d instances still exist", remaining)
+		// Kubernetes' finalizer's conditions (crd_finalizer.go:sync).
+		reason, msg := "InstanceDeletionInProgress", "CustomResource deletion is in progress"
 		if err != nil {
-			msg = err.Error()
+			reason, msg = "InstanceDeletionFailed", err.Error()
 		}
-		if !customresourcedefinition.ConditionTrue(crd, api.CRDTerminating) || conditionMessage(crd, api.CRDTerminating) != "" {
-			want := crd.DeepCopy()
-			customresourcedefinition.SetCondition(want, api.CRDTerminating, api.ConditionTrue, "InstanceDeletionInProgress", msg)
-			if !api.SemanticEqual(&want.Status, &crd.Status) {
-				_ = c.writeStatus(ctx, crd.Name, want.Status)
-			}
+		want := crd.DeepCopy()
+		customresourcedefinition.SetCondition(want, api.CRDTerminating, api.ConditionTrue, reason, msg)
+		if !api.SemanticEqual(&want.Status, &crd.Status) {
+			_ = c.writeStatus(ctx, crd.Name, want.Status)
 		}
 		c.retryLater(crd.Name)
 		return
@@ -310,15 +309,6 @@ func (c *Controller) finalize(ctx context.Context, crd *api.CustomResourceDefini
 	c.log.Info("finalized", "crd", crd.Name)
 }
 
-func conditionMessage(crd *api.CustomResourceDefinition, t api.CustomResourceDefinitionConditionType) string {
-	for _, c := range crd.Status.Conditions {
-		if c.Type == t {
-			return c.Message
-		}
-	}
-	return ""
-}
-
 // deleteCustomResources deletes every custom resource of crd (each as a
 // DELETE would: finalizers and owner references respected) and returns
 // how many remain. Kubernetes: CRDFinalizer.deleteInstances.
@@ -329,7 +319,7 @@ func (c *Controller) deleteCustomResources(ctx context.Context, crd *api.CustomR
 	}
 	res, err := st.Storage.List(ctx, st.Info.KeyPrefix(), store.ListOptions{})
 	if err != nil {
-		return 0, err
+		return 0, fmt.Errorf("could not list instances: %w", err)
 	}
 	remaining := 0
 	var errs []error
@@ -351,7 +341,10 @@ func (c *Controller) deleteCustomResources(ctx context.Context, crd *api.CustomR
 			remaining++
 		}
 	}
-	return remaining, errors.Join(errs...)
+	if len(errs) > 0 {
+		return remaining, fmt.Errorf("could not issue all deletes: %w", errors.Join(errs...))
+	}
+	return remaining, nil
 }
 
 // writeStatus writes status into the CRD's status through its registry.

@@ -68,14 +68,19 @@ func waitEstablished(t *testing.T, name string) {
 }
 
 func conditionStatus(crd map[string]any, typ string) string {
+	s, _ := conditionOf(crd, typ)["status"].(string)
+	return s
+}
+
+func conditionOf(crd map[string]any, typ string) map[string]any {
 	conds, _ := apiservertest.Get(crd, "status", "conditions").([]any)
 	for _, c := range conds {
 		m := c.(map[string]any)
 		if m["type"] == typ {
-			return m["status"].(string)
+			return m
 		}
 	}
-	return ""
+	return nil
 }
 
 func widgets(group, ns string) string { return "/apis/" + group + "/v1/namespaces/" + ns + "/widgets" }

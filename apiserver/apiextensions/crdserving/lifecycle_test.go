@@ -32,6 +32,12 @@ func TestDeletingACRDDeletesItsResourcesThenUnservesItAndItCanBeRecreated(t *tes
 	crd := srv.Do(t, "GET", crdsPath+"/widgets."+group, "", "")
 	require.Equal(t, http.StatusOK, crd.Code, "the held resource keeps the CRD")
 	assert.Equal(t, "True", conditionStatus(crd.Obj(t), "Terminating"))
+	assert.Equal(t, "CustomResourceDefinition marked for deletion; CustomResource deletion will begin soon",
+		conditionOf(d.Obj(t), "Terminating")["message"], "the DELETE's answer")
+	require.Eventually(t, func() bool {
+		c := conditionOf(srv.Do(t, "GET", crdsPath+"/widgets."+group, "", "").Obj(t), "Terminating")
+		return c["reason"] == "InstanceDeletionInProgress" && c["message"] == "CustomResource deletion is in progress"
+	}, 10*time.Second, 20*time.Millisecond, "the finalizer's condition, in Kubernetes' words")
 	create := srv.Do(t, "POST", widgets(group, ns), "", withGroup(widget("late", "red", 1), group))
 	assert.Equal(t, http.StatusMethodNotAllowed, create.Code, create.Body)
 	assert.Contains(t, create.Body, "create not allowed while custom resource definition is terminating")

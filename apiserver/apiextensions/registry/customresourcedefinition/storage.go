@@ -38,8 +38,8 @@ func (r *REST) Delete(ctx context.Context, name string, deleteValidation rest.Va
 			if !slices.Contains(crd.Finalizers, CleanupFinalizer) {
 				crd.Finalizers = append(crd.Finalizers, CleanupFinalizer)
 			}
-			SetCondition(crd, api.CRDTerminating, api.ConditionTrue, "InstanceDeletionInProgress",
-				"CustomResourceDefinition marked for deletion; all instances will be deleted")
+			SetCondition(crd, api.CRDTerminating, api.ConditionTrue, "InstanceDeletionPending",
+				"CustomResourceDefinition marked for deletion; CustomResource deletion will begin soon")
 			return crd, nil
 		}, false)
 		if err != nil && err != errUnchanged {
