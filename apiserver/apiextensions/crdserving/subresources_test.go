@@ -95,3 +95,40 @@ func TestScaleSubresourceApplyMovesReplicasOwnership(t *testing.T) {
 	assert.Contains(t, bad.Obj(t)["message"], "only red widgets scale past 5")
 	assert.Equal(t, rv, apiservertest.Get(srv.Do(t, "GET", widgets(group, ns)+"/ap", "", "").Obj(t), "metadata", "resourceVersion"), "nothing stored")
 }
+
+// looseScaleCRD has the scale subresource over a schema that says nothing
+// of the replicas and selector paths.
+func looseScaleCRD(group string) string {
+	return fmt.Sprintf(`{"apiVersion":"apiextensions.k8s.io/v1","kind":"CustomResourceDefinition",
+ "metadata":{"name":"dials.%[1]s"},
+ "spec":{"group":%[1]q,"scope":"Cluster","names":{"plural":"dials","kind":"Dial"},
+  "versions":[{"name":"v1","served":true,"storage":true,
+   "schema":{"openAPIV3Schema":{"type":"object","properties":{
+    "spec":{"type":"object","x-kubernetes-preserve-unknown-fields":true},
+    "status":{"type":"object","x-kubernetes-preserve-unknown-fields":true}}}},
+   "subresources":{"status":{},"scale":{"specReplicasPath":".spec.replicas","statusReplicasPath":".status.replicas","labelSelectorPath":".status.selector"}}}]}}`, group)
+}
+
+// The values at the scale paths are checked whatever the schema says, in
+// Kubernetes' words and with its paths (the CRD's, leading dot included).
+func TestScalePathsAreValidatedAsKubernetesDoes(t *testing.T) {
+	group := createCRD(t, looseScaleCRD)
+	base := "/apis/" + group + "/v1/dials"
+	dial := func(name, replicas string) string {
+		return fmt.Sprintf(`{"apiVersion":"%s/v1","kind":"Dial","metadata":{"name":%q},"spec":{"replicas":%s}}`, group, name, replicas)
+	}
+	for _, c := range []struct{ replicas, want string }{
+		{`-1`, `.spec.replicas: Invalid value: -1: should be a non-negative integer`},
+		{`"two"`, `.spec.replicas: Invalid value: 0: .spec.replicas accessor error: two is of the type string, expected int64`},
+		{`1.5`, `.spec.replicas: Invalid value: 0: .spec.replicas accessor error: 1.5 is of the type float64, expected int64`},
+		{`3000000000`, `.spec.replicas: Invalid value: 3000000000: should be less than or equal to 2147483647`},
+	} {
+		resp := srv.Do(t, "POST", base, "", dial("bad", c.replicas))
+		require.Equal(t, http.StatusUnprocessableEntity, resp.Code, resp.Body)
+		assert.Equal(t, `Dial.`+group+` "bad" is invalid: `+c.want, resp.Obj(t)["message"])
+	}
+	require.Equal(t, http.StatusCreated, srv.Do(t, "POST", base, "", dial("ok", "1")).Code)
+	st := srv.Do(t, "PATCH", base+"/ok/status", "application/merge-patch+json", `{"status":{"replicas":-2,"selector":5}}`)
+	require.Equal(t, http.StatusUnprocessableEntity, st.Code, st.Body)
+	assert.Equal(t, `Dial.`+group+` "ok" is invalid: [.status.replicas: Invalid value: -2: should be a non-negative integer, .status.selector: Invalid value: "": .status.selector accessor error: 5 is of the type int64, expected string]`, st.Obj(t)["message"])
+}

@@ -65,18 +65,20 @@ func nonEmpty(m map[string]any) map[string]any {
 
 // Validate checks a new object: ObjectMeta, the schema, the CEL rules.
 func (s Strategy) Validate(ctx context.Context, obj api.Object) error {
-	return s.validate(ctx, obj, nil, admission.ValidateCreate(s.v.Info, "", obj))
+	return s.validate(ctx, obj, nil, admission.ValidateCreate(s.v.Info, "", obj), true)
 }
 
 // ValidateUpdate checks obj replacing old; the CEL rules see oldSelf.
 func (s Strategy) ValidateUpdate(ctx context.Context, obj, old api.Object) error {
-	return s.validate(ctx, obj, old, admission.ValidateUpdate(s.v.Info, "", obj, old))
+	return s.validate(ctx, obj, old, admission.ValidateUpdate(s.v.Info, "", obj, old), true)
 }
 
 // validate gathers every problem into one 422 on the kind: the metadata
-// causes of metaErr first, then the schema's, then the rules'.
-// Kubernetes: customResourceValidator.Validate and ValidateUpdate.
-func (s Strategy) validate(ctx context.Context, obj, old api.Object, metaErr error) error {
+// causes of metaErr first, then the schema's, the scale paths' (the spec's
+// replicas too when scaleSpec), then the rules'.
+// Kubernetes: customResourceValidator.Validate and ValidateUpdate, then
+// the strategy's CEL validation.
+func (s Strategy) validate(ctx context.Context, obj, old api.Object, metaErr error, scaleSpec bool) error {
 	var causes []api.StatusCause
 	if metaErr != nil {
 		var se *api.StatusError
@@ -86,20 +88,22 @@ func (s Strategy) validate(ctx context.Context, obj, old api.Object, metaErr err
 		causes = append(causes, se.ErrStatus.Details.Causes...)
 	}
 	u := obj.(*api.Unstructured)
-	causes = append(causes, s.schemaErrors(ctx, u, old).Causes()...)
+	causes = append(causes, s.schemaErrors(ctx, u, old, scaleSpec).Causes()...)
 	if len(causes) == 0 {
 		return nil
 	}
 	return api.NewInvalid(s.v.Info.Group, s.v.Info.Kind, u.Name, causes)
 }
 
-// schemaErrors are the schema's and the CEL rules' verdicts on u.
-func (s Strategy) schemaErrors(ctx context.Context, u *api.Unstructured, old api.Object) field.ErrorList {
-	if s.v.Validator == nil {
-		return nil
-	}
+// schemaErrors are the schema's, the scale paths' and the CEL rules'
+// verdicts on u.
+func (s Strategy) schemaErrors(ctx context.Context, u *api.Unstructured, old api.Object, scaleSpec bool) field.ErrorList {
+	var errs field.ErrorList
 	full := fullObject(u)
-	errs := s.v.Validator.ValidateCustomResource(full)
+	if s.v.Validator != nil {
+		errs = s.v.Validator.ValidateCustomResource(full)
+	}
+	errs = append(errs, validateScale(s.v.Scale, u.Content, scaleSpec)...)
 	if s.v.Rules != nil {
 		var oldFull any
 		if o, ok := old.(*api.Unstructured); ok {
@@ -162,5 +166,5 @@ func (s StatusStrategy) PrepareForUpdate(_ context.Context, obj, old api.Object)
 // ValidateUpdate checks the metadata rules of a status write and the whole
 // object against the schema and rules.
 func (s StatusStrategy) ValidateUpdate(ctx context.Context, obj, old api.Object) error {
-	return s.validate(ctx, obj, old, admission.ValidateUpdate(s.v.Info, "status", obj, old))
+	return s.validate(ctx, obj, old, admission.ValidateUpdate(s.v.Info, "status", obj, old), false)
 }
