@@ -93,6 +93,12 @@ func TestEveryVerbOfAClusterScopedCustomResource(t *testing.T) {
 	list := srv.Do(t, "GET", base+"?labelSelector=app%3Dg", "", "")
 	require.Equal(t, http.StatusOK, list.Code, list.Body)
 	assert.Len(t, list.Obj(t)["items"], 2, "c has no label")
+	byName := srv.Do(t, "GET", base+"?fieldSelector=metadata.name%3Da", "", "")
+	require.Equal(t, http.StatusOK, byName.Code, byName.Body)
+	assert.Len(t, byName.Obj(t)["items"], 1)
+	byNS := srv.Do(t, "GET", base+"?fieldSelector=metadata.namespace%3Ddefault", "", "")
+	require.Equal(t, http.StatusBadRequest, byNS.Code, "a cluster-scoped kind has no metadata.namespace field")
+	assert.Equal(t, "field label not supported: metadata.namespace", byNS.Obj(t)["message"])
 
 	require.Equal(t, http.StatusOK, srv.Do(t, "DELETE", base+"/c", "", "").Code)
 	dc := srv.Do(t, "DELETE", base+"?labelSelector=app%3Dg", "", "")

@@ -9,13 +9,21 @@ import (
 )
 
 // setSelectableFields makes the version's selectableFields usable in field
-// selectors beside metadata.name and metadata.namespace: Fields reads each
-// path's value as text (a missing field is ""), FieldLabelConversion
-// accepts exactly those names. Kubernetes: customresource_handler.go
-// (the crdInfo's selectable field set) and
+// selectors beside metadata.name and, for a namespaced kind,
+// metadata.namespace: Fields reads each path's value as text (a missing
+// field is ""), FieldLabelConversion accepts exactly those names (so a
+// cluster-scoped kind refuses metadata.namespace, as Kubernetes' does).
+// Kubernetes: conversion/converter.go (crConverter.ConvertFieldLabel) and
 // pkg/registry/customresource/strategy.go (objectMetaFieldsSet,
 // selectableFieldsSet).
 func setSelectableFields(info *api.ResourceInfo, fields []api.SelectableField) error {
+	known := map[string]bool{"metadata.name": true, "metadata.namespace": info.Namespaced}
+	info.FieldLabelConversion = func(label, value string) (string, string, error) {
+		if !known[label] {
+			return "", "", fmt.Errorf("field label not supported: %s", label)
+		}
+		return label, value, nil
+	}
 	if len(fields) == 0 {
 		return nil
 	}
@@ -24,7 +32,6 @@ func setSelectableFields(info *api.ResourceInfo, fields []api.SelectableField) e
 		path *jsonpath.Path
 	}
 	var parsed []field
-	known := map[string]bool{"metadata.name": true, "metadata.namespace": true}
 	for _, f := range fields {
 		p, err := jsonpath.Parse(f.JSONPath)
 		if err != nil {
@@ -44,12 +51,6 @@ func setSelectableFields(info *api.ResourceInfo, fields []api.SelectableField) e
 			}
 		}
 		return out
-	}
-	info.FieldLabelConversion = func(label, value string) (string, string, error) {
-		if !known[label] {
-			return "", "", fmt.Errorf("field label not supported: %s", label)
-		}
-		return label, value, nil
 	}
 	return nil
 }
