@@ -88,7 +88,11 @@ func TestKubectlCustomResources(t *testing.T) {
 	assert.Contains(t, k.ok("apply", "-f", writeFile(t, "crd.yaml", crontabCRD)), "customresourcedefinition.apiextensions.k8s.io/crontabs.stable.example.com created")
 	t.Cleanup(func() { k.run("delete", "crd", "crontabs.stable.example.com", "--wait=false") })
 	k.ok("wait", "--for=condition=Established", "crd/crontabs.stable.example.com", "--timeout=30s")
-	assert.Regexp(t, `^NAME\s+CREATED AT\ncrontabs.stable.example.com\s+\d{4}-\d\d-\d\dT\d\d:\d\d:\d\dZ\n$`, k.ok("get", "crd", "crontabs.stable.example.com"))
+	// The CRD's own columns, as kube-apiserver v1.37 prints them.
+	assert.Regexp(t, `^NAME\s+SCOPE\s+VERSIONS\s+CREATED AT\ncrontabs.stable.example.com\s+Namespaced\s+v1\(storage\)\s+\d{4}-\d\d-\d\dT\d\d:\d\d:\d\dZ\n$`,
+		k.ok("get", "crd", "crontabs.stable.example.com"))
+	assert.Regexp(t, `(?m)^crontabs.stable.example.com\s+Namespaced\s+v1\(storage\)\s+\S+\s+stable.example.com\s+CronTab\s+ct\s+true$`,
+		k.ok("get", "crd", "crontabs.stable.example.com", "-o", "wide"))
 	assert.Regexp(t, `(?m)^crontabs\s+ct\s+stable.example.com/v1\s+true\s+CronTab$`, k.ok("api-resources", "--api-group=stable.example.com"))
 
 	cr := writeFile(t, "cr.yaml", crontab)

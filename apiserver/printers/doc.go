@@ -14,7 +14,9 @@
 // (AddHandlers, printPod, printReplicaSet, printConfigMap, printNode,
 // printNamespace, printEvent, printLease, printDeployment, printJob,
 // printSecret, printServiceAccount), pkg/printers/tablegenerator.go
-// (GenerateTable) and pkg/printers/storage/storage.go (TableConvertor).
+// (GenerateTable) and pkg/printers/storage/storage.go (TableConvertor);
+// for CustomResourceDefinitions, apiextensions-apiserver's
+// pkg/registry/customresourcedefinition/tableconvertor.
 //
 // What we simplify: one printer per kind chosen by a switch, not a
 // registry of handler funcs; rows are always generated wide (kubectl hides

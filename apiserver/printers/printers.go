@@ -106,11 +106,7 @@ func tablePrinterFor(info *api.ResourceInfo) tablePrinter {
 		"rbac.authorization.k8s.io/RoleBinding", "rbac.authorization.k8s.io/ClusterRoleBinding":
 		return rbacPrinter(info)
 	case "apiextensions.k8s.io/CustomResourceDefinition":
-		// Kubernetes' default table convertor (registry/rest/table.go),
-		// which the CRD registry uses: a creation time, not an age.
-		return tablePrinter{columns: []tableColumn{
-			nameColumn(), col("Created At", "date", "When the object was created (RFC 3339, UTC).", 0),
-		}, cells: roleCells}
+		return crdPrinter()
 	case "coordination.k8s.io/Lease":
 		return tablePrinter{columns: []tableColumn{
 			nameColumn(), col("Holder", "string", "spec.holderIdentity: who holds the lease.", 0), ageColumn(),
