@@ -97,9 +97,13 @@ func TestWatchStreamsCustomResourceEvents(t *testing.T) {
 
 	// The watch is the watch cache's: its metrics count this watcher and
 	// the events it dispatched.
-	metrics := srv.Do(t, "GET", "/metrics", "", "").Body
+	dispatched := regexp.MustCompile(`kubeloop_watchcache_events_dispatched_total\{resource="widgets\.` + regexp.QuoteMeta(group) + `"\} [1-9]`)
+	var metrics string
+	require.Eventually(t, func() bool {
+		metrics = srv.Do(t, "GET", "/metrics", "", "").Body
+		return dispatched.MatchString(metrics)
+	}, 10*time.Second, 20*time.Millisecond, "the watch cache dispatched nothing for widgets.%s", group)
 	assert.Contains(t, metrics, `kubeloop_watchcache_watchers{resource="widgets.`+group+`"} 1`)
-	assert.Regexp(t, `kubeloop_watchcache_events_dispatched_total\{resource="widgets\.`+regexp.QuoteMeta(group)+`"\} [1-9]`, metrics)
 }
 
 func TestDiscoveryListsTheCustomResource(t *testing.T) {
