@@ -32,6 +32,9 @@ func Encode(obj Object) ([]byte, error) {
 // here because this is encoding/json; DecodeStrict reports a case mismatch
 // as an unknown field, as Kubernetes does.
 func Decode(data []byte, into Object) error {
+	if u, ok := into.(*Unstructured); ok && u.decodeFast(data) { // unstructured_fast.go
+		return nil
+	}
 	if decodeCleanInto(data, into) { // codec_scan_decode.go
 		return nil
 	}

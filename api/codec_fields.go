@@ -41,6 +41,11 @@ import (
 // Marshal is json.Marshal(v), byte for byte, with the FieldsV1 of an
 // object's managedFields copied instead of scanned.
 func Marshal(v any) ([]byte, error) {
+	if u, ok := v.(*Unstructured); ok {
+		if b, ok := u.marshalFast(); ok { // unstructured_fast.go
+			return b, nil
+		}
+	}
 	if obj, ok := v.(Object); ok {
 		if b, ok := encodeCleanCopy(obj); ok { // codec_encode.go
 			return b, nil

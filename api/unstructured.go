@@ -53,6 +53,13 @@ func (u *Unstructured) DeepCopy() *Unstructured {
 // MarshalJSON writes apiVersion, kind, metadata and the content as one
 // object, keys sorted as encoding/json sorts a map's.
 func (u Unstructured) MarshalJSON() ([]byte, error) {
+	if b, ok := u.marshalFast(); ok { // unstructured_fast.go
+		return b, nil
+	}
+	return u.marshalPlain()
+}
+
+func (u *Unstructured) marshalPlain() ([]byte, error) {
 	m := make(map[string]any, len(u.Content)+3)
 	for k, v := range u.Content {
 		m[k] = v
@@ -70,6 +77,13 @@ func (u Unstructured) MarshalJSON() ([]byte, error) {
 // UnmarshalJSON reads one JSON object. apiVersion and kind must be strings
 // and metadata an ObjectMeta; a wrong type is an error naming the field.
 func (u *Unstructured) UnmarshalJSON(data []byte) error {
+	if u.decodeFast(data) { // unstructured_fast.go
+		return nil
+	}
+	return u.unmarshalPlain(data)
+}
+
+func (u *Unstructured) unmarshalPlain(data []byte) error {
 	var top map[string]json.RawMessage
 	if err := json.Unmarshal(data, &top); err != nil {
 		return describeJSONError(err)

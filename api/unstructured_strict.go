@@ -15,6 +15,9 @@ import (
 // customresource_handler.go's schemaCoercingDecoder with
 // objectmeta.GetObjectMetaWithOptions(ReturnUnknownFieldPaths) for metadata.
 func DecodeStrictUnstructured(data []byte, u *Unstructured) (unknownFields, duplicateFields []string, err error) {
+	if u.decodeFast(data) { // unstructured_fast.go: no duplicates, clean metadata
+		return nil, nil, nil
+	}
 	return walkStrictWith(data, u, unstructuredMembers)
 }
 

@@ -36,6 +36,9 @@ func toValueByReflection(obj any) (any, error) {
 // which nobody owns and whose FieldsV1 would have to be parsed.
 func toValueWithoutManagedFields(obj any) (any, error) {
 	v := reflect.Indirect(reflect.ValueOf(obj))
+	if u, ok := unstructuredOf(reflect.ValueOf(obj)); ok { // unstructured_value.go
+		return unstructuredValue(u, "managedFields")
+	}
 	if v.Kind() != reflect.Struct || v.Type().Implements(marshalerType) || reflect.PointerTo(v.Type()).Implements(marshalerType) {
 		out, err := toValueByReflection(obj)
 		dropManagedFields(out)
@@ -66,6 +69,9 @@ func reflectValue(v reflect.Value) (any, error) {
 		if v.IsNil() {
 			return nil, nil
 		}
+	}
+	if u, ok := unstructuredOf(v); ok { // unstructured_value.go
+		return unstructuredValue(u, "")
 	}
 	if writesItself(t) { // remembered per type (compare_reflect.go)
 		if t.Implements(marshalerType) {

@@ -57,7 +57,11 @@ func fill(v reflect.Value, depth int) {
 
 func TestToValueByReflectionEqualsJSON(t *testing.T) {
 	objs := []any{examplePod(), &api.Unstructured{TypeMeta: api.TypeMeta{APIVersion: "x/v1", Kind: "W"},
-		ObjectMeta: api.ObjectMeta{Name: "w"}, Content: map[string]any{"spec": map[string]any{"n": int64(3), "f": 1.5}}}}
+		ObjectMeta: api.ObjectMeta{Name: "w"}, Content: map[string]any{"spec": map[string]any{"n": int64(3), "f": 1.5}}},
+		api.Unstructured{TypeMeta: api.TypeMeta{Kind: "W"}, ObjectMeta: api.ObjectMeta{Name: "v", Labels: map[string]string{"a": "b"},
+			ManagedFields: []api.ManagedFieldsEntry{{Manager: "m", FieldsType: "FieldsV1", FieldsV1: &api.FieldsV1{Raw: []byte(`{"f:spec":{}}`)}}}},
+			Content: map[string]any{"kind": "shadowed", "spec": map[string]any{"l": []any{int64(1), 2.5e20, "s", true, nil, map[string]any{}, []any{}},
+				"nilMap": map[string]any(nil), "nilList": []any(nil), "int": 7, "strs": []string{"x"}}, "status": nil}}}
 	for _, info := range api.Builtin().All() {
 		objs = append(objs, info.New())
 		filled := info.New()
