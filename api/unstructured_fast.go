@@ -21,7 +21,7 @@ package api
 // codec_scan_decode.go; written once, keys sorted on the way. Anything it
 // is not sure of gives up and the plain path runs, so errors and their
 // messages are the plain path's: a duplicate key (strict decoding reports
-// it, plain decoding keeps the last), an escaped string, metadata that is
+// it, plain decoding keeps the last), a lone surrogate, metadata that is
 // not plainly clean (an unknown or misspelled field), a number that does
 // not fit, bad syntax. TestUnstructuredFastIsThePlainPath and
 // FuzzUnstructuredFast hold the two to the same results.
@@ -31,6 +31,7 @@ import (
 	"reflect"
 	"slices"
 	"strconv"
+	"unicode/utf16"
 	"unicode/utf8"
 )
 
@@ -250,8 +251,9 @@ func (p *anyParser) eat(c byte) bool {
 
 func (p *anyParser) colon() bool { p.ws(); ok := p.eat(':'); p.ws(); return ok }
 
-// str reads a string without escapes or control characters, in valid
-// UTF-8; anything else gives up.
+// str reads a string in valid UTF-8. Its escapes are read as
+// encoding/json reads them; a lone surrogate (which it would replace by
+// U+FFFD) or a control character gives up.
 func (p *anyParser) str() (string, bool) {
 	if !p.eat('"') {
 		return "", false
@@ -267,7 +269,9 @@ func (p *anyParser) str() (string, bool) {
 				return "", false
 			}
 			return string(s), true
-		case c == '\\' || c < 0x20:
+		case c == '\\':
+			return p.escaped(start)
+		case c < 0x20:
 			return "", false
 		case c >= utf8.RuneSelf:
 			ascii = false
@@ -275,6 +279,72 @@ func (p *anyParser) str() (string, bool) {
 		p.i++
 	}
 	return "", false
+}
+
+// escaped finishes a string that started at start and has an escape at
+// p.i.
+func (p *anyParser) escaped(start int) (string, bool) {
+	out := append([]byte(nil), p.data[start:p.i]...)
+	for p.i < len(p.data) {
+		c := p.data[p.i]
+		switch {
+		case c == '"':
+			p.i++
+			return string(out), utf8.Valid(out)
+		case c < 0x20:
+			return "", false
+		case c != '\\':
+			out = append(out, c)
+			p.i++
+			continue
+		}
+		if p.i+1 >= len(p.data) {
+			return "", false
+		}
+		p.i += 2
+		switch e := p.data[p.i-1]; e {
+		case '"', '\\', '/':
+			out = append(out, e)
+		case 'b':
+			out = append(out, '\b')
+		case 'f':
+			out = append(out, '\f')
+		case 'n':
+			out = append(out, '\n')
+		case 'r':
+			out = append(out, '\r')
+		case 't':
+			out = append(out, '\t')
+		case 'u':
+			r, ok := p.hex4()
+			if !ok {
+				return "", false
+			}
+			if utf16.IsSurrogate(r) {
+				if !p.literal(`\u`) {
+					return "", false
+				}
+				lo, ok := p.hex4()
+				if r = utf16.DecodeRune(r, lo); !ok || r == utf8.RuneError {
+					return "", false
+				}
+			}
+			out = utf8.AppendRune(out, r)
+		default:
+			return "", false
+		}
+	}
+	return "", false
+}
+
+// hex4 reads the four hex digits of a \u escape.
+func (p *anyParser) hex4() (rune, bool) {
+	if len(p.data)-p.i < 4 {
+		return 0, false
+	}
+	n, err := strconv.ParseUint(string(p.data[p.i:p.i+4]), 16, 32)
+	p.i += 4
+	return rune(n), err == nil
 }
 
 func (p *anyParser) stringOrNull() (string, bool) {
@@ -395,11 +465,56 @@ func (p *anyParser) digits() bool {
 	return p.i > start
 }
 
-// skip passes over one value, checking its syntax as value does.
+// skip passes over one value without building it: its strings may have
+// any escape, and only its structure is checked, for what follows reads
+// it again (metadata, by the one-pass decoder, which checks the rest).
 func (p *anyParser) skip(depth int) bool {
-	if p.literal("null") {
-		return true
+	if depth > maxCleanDepth || p.i >= len(p.data) {
+		return false
+	}
+	switch c := p.data[p.i]; c {
+	case '{', '[':
+		end := byte('}')
+		if c == '[' {
+			end = ']'
+		}
+		p.i++
+		for first := true; ; first = false {
+			p.ws()
+			if p.eat(end) {
+				return true
+			}
+			if !first && (!p.eat(',') || !p.wsThen()) {
+				return false
+			}
+			if c == '{' && (!p.skipString() || !p.colon()) {
+				return false
+			}
+			if !p.skip(depth + 1) {
+				return false
+			}
+		}
+	case '"':
+		return p.skipString()
 	}
 	_, ok := p.value(depth)
 	return ok
+}
+
+// skipString passes over a string, escapes and all.
+func (p *anyParser) skipString() bool {
+	if !p.eat('"') {
+		return false
+	}
+	for p.i < len(p.data) {
+		switch p.data[p.i] {
+		case '"':
+			p.i++
+			return true
+		case '\\':
+			p.i++
+		}
+		p.i++
+	}
+	return false
 }

@@ -20,6 +20,11 @@ var unstructuredSamples = map[string]string{
 	"html in a string":   `{"spec":{"a":"<b> & </b>","b":"\u003c"}}`,
 	"escapes":            `{"spec":{"a":"line\nbreak","b":"quote\"d","c":"\u00e9\ud83d\ude00"}}`,
 	"escaped key":        `{"spec":{"a\"b":1}}`,
+	"lone surrogate":     `{"spec":{"a":"\ud83d"}}`,
+	"low surrogate":      `{"spec":{"a":"\ude00\ud83d"}}`,
+	"bad escape":         `{"spec":{"a":"\x"}}`,
+	"list-map fields": `{"kind":"Widget","metadata":{"name":"w","managedFields":[{"manager":"m","operation":"Update","fieldsType":"FieldsV1",` +
+		`"fieldsV1":{"f:spec":{"f:ports":{"k:{\"name\":\"http\"}":{".":{},"f:name":{}}}}}}]},"spec":{"ports":[{"name":"http"}],"s":"a\\b\/c\t\u003c"}}`,
 	"null metadata":      `{"kind":"Widget","metadata":null}`,
 	"null type fields":   `{"apiVersion":null,"kind":null,"spec":1}`,
 	"no metadata":        `{"spec":{"x":1}}`,
@@ -117,7 +122,8 @@ func FuzzUnstructuredFast(f *testing.F) {
 // The bodies a cluster writes take the fast path both ways; without this a
 // fast path that always gave up would pass the test above.
 func TestUnstructuredFastTakesPlainBodies(t *testing.T) {
-	for _, name := range []string{"custom resource", "white space", "numbers", "unicode", "deep", "empty", "null metadata", "null type fields"} {
+	for _, name := range []string{"custom resource", "white space", "numbers", "unicode", "deep", "empty", "null metadata", "null type fields",
+		"escapes", "escaped key", "html in a string", "list-map fields"} {
 		var u Unstructured
 		require.True(t, u.decodeFast([]byte(unstructuredSamples[name])), name)
 		_, ok := u.marshalFast()
