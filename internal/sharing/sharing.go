@@ -97,6 +97,12 @@ func (s *Sharer) shareEqual(dst, src reflect.Value) bool {
 		if dst.Len() == 0 || dst.Pointer() == src.Pointer() {
 			return true
 		}
+		if eq, ok := equalMaps(dst, src); ok { // json_equal.go
+			if eq {
+				dst.Set(src)
+			}
+			return eq
+		}
 		if reflect.DeepEqual(dst.Interface(), src.Interface()) {
 			dst.Set(src)
 			return true
