@@ -65,6 +65,7 @@ bench:
 	  $(BENCH) -bench 'BenchmarkCreateConfigMaps' ./apiserver/ ; \
 	  $(BENCH) -bench 'BenchmarkCreateUpdateManagedFields' -benchtime $(MANAGEDFIELDS_PODS)x ./apiserver/ ; \
 	  $(BENCH) -bench 'BenchmarkApply100ContainerPod' ./apiserver/fieldmanager/ ; \
+	  $(BENCH) -bench 'BenchmarkCreateCustomResourceVsConfigMap' -benchtime 20x ./apiserver/apiextensions/crdserving/ ; \
 	  $(BENCH) -bench 'List10kPods|Fanout1000Watchers|CacheMemory10kPods' ./watchcache/ ; \
 	  $(BENCH) -bench 'PodList10kProtobuf' ./api/ ; \
 	  $(BENCH) -bench 'ScaleTo1000' -benchtime 1x ./cluster/full/ ; \
@@ -77,7 +78,7 @@ bench:
 # bodies; then every fuzz target for a fixed number of executions. The short
 # form of the scenarios runs in make test.
 FUZZ_EXECS ?= 5000
-FUZZ_TARGETS = ./api/:FuzzDecodeStrict ./api/:FuzzDecode ./api/:FuzzProtobufDecode \
+FUZZ_TARGETS = ./api/:FuzzDecodeStrict ./api/:FuzzDecode ./api/:FuzzProtobufDecode ./api/:FuzzUnstructuredFast \
 	./api/:FuzzParseSelector ./api/:FuzzParseFieldSelector \
 	./apiserver/endpoints/handlers/:FuzzCreateAndPatch ./apiserver/endpoints/handlers/:FuzzBodiesByCodec
 chaos:

@@ -55,6 +55,11 @@ var rows = []row{
 	{Figure: "apply of a 100-container pod", Bench: "BenchmarkApply100ContainerPod", Unit: "ns/op"},
 	{Figure: "apply of a 100-container pod, allocations", Bench: "BenchmarkApply100ContainerPod", Unit: "allocs/op"},
 
+	// Custom resources (issue 15): creates of a custom resource (a schema
+	// with defaults, bounds, an enum, a list-map and a CEL rule) and of
+	// ConfigMaps over HTTPS at c=16, in alternating rounds.
+	{Figure: "create, custom resource vs ConfigMap, c=16", Bench: "BenchmarkCreateCustomResourceVsConfigMap", Unit: "cr-creates/s", Ref: "ConfigMap", RefUnit: "cm-creates/s", Target: atLeast(0.8)},
+
 	// The watch cache (issue 4).
 	{Figure: "LIST 10k pods, cache vs etcd", Bench: "BenchmarkList10kPods", Unit: "ns/op", Ref: "etcd", Target: atMost(0.1)},
 	{Figure: "fan-out 1 write to 1000 watchers, p99", Bench: "BenchmarkFanout1000Watchers", Unit: "p99-ms", Ref: "etcd", Target: atMost(1)},
