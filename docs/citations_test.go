@@ -32,6 +32,9 @@ func ours(path string) bool {
 	if parts[0] == "pkg" || parts[0] == "staging" {
 		return false
 	}
+	if parts[0] == "bench" {
+		return false // make bench's output, not committed: there only after a run
+	}
 	st, err := os.Stat(filepath.Join("..", parts[0]))
 	return err == nil && st.IsDir()
 }
