@@ -25,6 +25,7 @@ import (
 	"strings"
 	"sync"
 
+	"kubeloop/api"
 	"kubeloop/apiserver/fieldmanager/fieldpath"
 )
 
@@ -34,6 +35,9 @@ import (
 // in parents as members. An object that sets nothing else is `{}`.
 // false: not sure, take CompareObjects.
 func CreatedFields(obj any, t *Type, leave, parents *fieldpath.Set) ([]byte, bool) {
+	if u, ok := obj.(*api.Unstructured); ok {
+		return createdUnstructured(u, t, leave, parents) // created_unstructured.go
+	}
 	if !walkableObject(obj) || t == nil || t.Kind != Struct {
 		return nil, false
 	}
