@@ -52,9 +52,9 @@ func TestCreatedFieldsOfCustomResources(t *testing.T) {
 			"status": map[string]any{"replicas": int64(1)}},
 		{"spec": map[string]any{"ports": []any{}, "tags": []any{}, "labels": map[string]any{}, "nested": map[string]any{}}},
 		{"spec": map[string]any{"ports": []any{map[string]any{"name": "a"}, map[string]any{"name": "a"}}}}, // a repeated key
-		{"spec": map[string]any{"ports": []any{map[string]any{"port": int64(1)}}}},                        // no key at all
-		{"spec": map[string]any{"color": int64(1)}},                                                       // the wrong kind
-		{"spec": map[string]any{"undeclared": "x"}},                                                       // not in the schema
+		{"spec": map[string]any{"ports": []any{map[string]any{"port": int64(1)}}}},                         // no key at all
+		{"spec": map[string]any{"color": int64(1)}},                                                        // the wrong kind
+		{"spec": map[string]any{"undeclared": "x"}},                                                        // not in the schema
 		{"spec": "not an object"},
 		{"other": int64(1)},
 	}
