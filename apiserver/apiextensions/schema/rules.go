@@ -121,6 +121,7 @@ func validateMetadata(s *Structural, checkMetadata bool, lvl level, p field.Path
 	if (name && generateName && len(rest.Properties) == 2) || ((name || generateName) && len(rest.Properties) == 1) {
 		rest.Properties = nil
 	}
+	rest.props, rest.propsOf = nil, nil // Property's index, not the schema
 	rest.Type = ""
 	rest.Default = nil // forbidden at the root by CRD validation, with its own message
 	if rest.ValueValidation == nil {

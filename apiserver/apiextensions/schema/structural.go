@@ -26,6 +26,12 @@ type Structural struct {
 	XValidations []api.ValidationRule
 
 	ValueValidation *ValueValidation
+
+	// props points at the schemas Properties was filled from, for
+	// Property (property.go); propsOf is that map, so that a copy whose
+	// Properties was replaced does not use them.
+	props   map[string]*Structural
+	propsOf map[string]Structural
 }
 
 // StructuralOrBool is additionalProperties: a schema (Bool true) or a
@@ -137,6 +143,7 @@ func NewStructural(s *api.JSONSchemaProps) (*Structural, error) {
 	}
 	if len(s.Properties) > 0 {
 		out.Properties = make(map[string]Structural, len(s.Properties))
+		out.props, out.propsOf = make(map[string]*Structural, len(s.Properties)), out.Properties
 		for k := range s.Properties {
 			p := s.Properties[k]
 			ps, err := NewStructural(&p)
@@ -144,6 +151,7 @@ func NewStructural(s *api.JSONSchemaProps) (*Structural, error) {
 				return nil, err
 			}
 			out.Properties[k] = *ps
+			out.props[k] = ps
 		}
 	}
 	if ap := s.AdditionalProperties; ap != nil {

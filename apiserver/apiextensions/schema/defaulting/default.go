@@ -22,8 +22,8 @@ func Default(x any, s *schema.Structural) {
 			}
 		}
 		for k, v := range t {
-			if prop, found := s.Properties[k]; found {
-				Default(v, &prop)
+			if prop, found := s.Property(k); found {
+				Default(v, prop)
 			} else if s.AdditionalProperties != nil {
 				ap := s.AdditionalProperties.Structural
 				if isNonNullableNull(v, ap) {
@@ -76,8 +76,8 @@ func fieldSchema(k string, s *schema.Structural) *schema.Structural {
 	if s == nil {
 		return nil
 	}
-	if p, ok := s.Properties[k]; ok {
-		return &p
+	if p, ok := s.Property(k); ok {
+		return p
 	}
 	if s.AdditionalProperties != nil {
 		return s.AdditionalProperties.Structural

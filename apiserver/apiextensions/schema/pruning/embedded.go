@@ -65,8 +65,8 @@ func (c *coercer) coerce(x any, s *schema.Structural, path string) error {
 		}
 		for k, v := range t {
 			var err error
-			if prop, ok := s.Properties[k]; ok {
-				err = c.coerce(v, &prop, childPath(path, k))
+			if prop, ok := s.Property(k); ok {
+				err = c.coerce(v, prop, childPath(path, k))
 			} else if s.AdditionalProperties != nil {
 				err = c.coerce(v, s.AdditionalProperties.Structural, childPath(path, k))
 			}

@@ -69,8 +69,8 @@ func (p *pruner) prune(x any, s *schema.Structural, path string) {
 			if s.XEmbeddedResource && metaFields[k] {
 				continue
 			}
-			if prop, ok := s.Properties[k]; ok {
-				p.prune(v, &prop, childPath(path, k))
+			if prop, ok := s.Property(k); ok {
+				p.prune(v, prop, childPath(path, k))
 			} else if s.AdditionalProperties != nil {
 				p.prune(v, s.AdditionalProperties.Structural, childPath(path, k))
 			} else {
@@ -105,8 +105,8 @@ func (p *pruner) skip(x any, s *schema.Structural, path string) {
 			if s.XEmbeddedResource && metaFields[k] {
 				continue
 			}
-			if prop, ok := s.Properties[k]; ok {
-				p.prune(v, &prop, childPath(path, k))
+			if prop, ok := s.Property(k); ok {
+				p.prune(v, prop, childPath(path, k))
 			} else if s.AdditionalProperties != nil {
 				p.prune(v, s.AdditionalProperties.Structural, childPath(path, k))
 			}

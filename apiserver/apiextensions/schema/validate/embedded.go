@@ -31,8 +31,8 @@ func embedded(p field.Path, x any, s *schema.Structural) field.ErrorList {
 			errs = append(errs, embeddedResource(p, t)...)
 		}
 		for _, k := range sortedKeys(t) {
-			if prop, ok := s.Properties[k]; ok {
-				errs = append(errs, embedded(p.Child(k), t[k], &prop)...)
+			if prop, ok := s.Property(k); ok {
+				errs = append(errs, embedded(p.Child(k), t[k], prop)...)
 			} else if s.AdditionalProperties != nil {
 				errs = append(errs, embedded(p.Key(k), t[k], s.AdditionalProperties.Structural)...)
 			}

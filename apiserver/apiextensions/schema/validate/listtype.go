@@ -20,8 +20,8 @@ func ValidateListSetsAndMaps(p field.Path, s *schema.Structural, obj map[string]
 	for _, k := range sortedKeys(obj) {
 		switch {
 		case s.Properties != nil && hasKey(s.Properties, k):
-			sub := s.Properties[k]
-			errs = append(errs, listsIn(p.Child(k), &sub, obj[k])...)
+			sub, _ := s.Property(k)
+			errs = append(errs, listsIn(p.Child(k), sub, obj[k])...)
 		case s.AdditionalProperties != nil && s.AdditionalProperties.Structural != nil:
 			errs = append(errs, listsIn(p.Key(k), s.AdditionalProperties.Structural, obj[k])...)
 		}
