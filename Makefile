@@ -65,7 +65,7 @@ bench:
 	  $(BENCH) -bench 'BenchmarkCreateConfigMaps' ./apiserver/ ; \
 	  $(BENCH) -bench 'BenchmarkCreateUpdateManagedFields' -benchtime $(MANAGEDFIELDS_PODS)x ./apiserver/ ; \
 	  $(BENCH) -bench 'BenchmarkApply100ContainerPod' ./apiserver/fieldmanager/ ; \
-	  $(BENCH) -bench 'BenchmarkCreateCustomResourceVsConfigMap' -benchtime 20x ./apiserver/apiextensions/crdserving/ ; \
+	  $(BENCH) -bench 'BenchmarkCreateCustomResourceVsConfigMap' -benchtime 60x ./apiserver/apiextensions/crdserving/ ; \
 	  $(BENCH) -bench 'List10kPods|Fanout1000Watchers|CacheMemory10kPods' ./watchcache/ ; \
 	  $(BENCH) -bench 'PodList10kProtobuf' ./api/ ; \
 	  $(BENCH) -bench 'ScaleTo1000' -benchtime 1x ./cluster/full/ ; \
