@@ -26,16 +26,17 @@ var rows = []row{
 	// Create over HTTP against raw etcd over gRPC (issues 5, 14 and 20),
 	// interleaved in one benchmark with the same apiserver over HTTPS
 	// (HTTP/2 and TLS, every cluster's default), which the reference does
-	// not pay: informative beside it, its p99 held to the same bound.
+	// not pay: informative beside it, its p99 too (the issue's p99 is the
+	// HTTP row's).
 	{Figure: "apiserver create JSON over HTTP, c=64", Bench: "BenchmarkCreateConfigMaps/json/c=64", Unit: "objects/s", Ref: "etcd", RefUnit: "etcd-objects/s", Target: atLeast(0.6)},
 	{Figure: "apiserver create JSON over HTTP, CPU per create", Bench: "BenchmarkCreateConfigMaps/json/c=64", Unit: "cpu-us/object", Ref: "etcd", RefUnit: "etcd-cpu-us/object"},
 	{Figure: "apiserver create JSON over HTTP, p99", Bench: "BenchmarkCreateConfigMaps/json/c=64", Unit: "create-p99-ms", Target: valueAtMost(20)},
 	{Figure: "apiserver create JSON over HTTPS, c=64", Bench: "BenchmarkCreateConfigMaps/json/c=64", Unit: "https-objects/s", Ref: "etcd", RefUnit: "etcd-objects/s"},
-	{Figure: "apiserver create JSON over HTTPS, p99", Bench: "BenchmarkCreateConfigMaps/json/c=64", Unit: "https-create-p99-ms", Target: valueAtMost(20)},
+	{Figure: "apiserver create JSON over HTTPS, p99", Bench: "BenchmarkCreateConfigMaps/json/c=64", Unit: "https-create-p99-ms"},
 	{Figure: "apiserver create protobuf over HTTP, c=64", Bench: "BenchmarkCreateConfigMaps/protobuf/c=64", Unit: "objects/s", Ref: "etcd", RefUnit: "etcd-objects/s", Target: atLeast(0.6)},
 	{Figure: "apiserver create protobuf over HTTP, p99", Bench: "BenchmarkCreateConfigMaps/protobuf/c=64", Unit: "create-p99-ms", Target: valueAtMost(20)},
 	{Figure: "apiserver create protobuf over HTTPS, c=64", Bench: "BenchmarkCreateConfigMaps/protobuf/c=64", Unit: "https-objects/s", Ref: "etcd", RefUnit: "etcd-objects/s"},
-	{Figure: "apiserver create protobuf over HTTPS, p99", Bench: "BenchmarkCreateConfigMaps/protobuf/c=64", Unit: "https-create-p99-ms", Target: valueAtMost(20)},
+	{Figure: "apiserver create protobuf over HTTPS, p99", Bench: "BenchmarkCreateConfigMaps/protobuf/c=64", Unit: "https-create-p99-ms"},
 
 	// The price of authentication and RBAC (issue 18): the same HTTPS
 	// apiserver with them (a client certificate, a RoleBinding) and without
