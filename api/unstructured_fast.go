@@ -21,7 +21,7 @@ package api
 // codec_scan_decode.go; written once, keys sorted on the way. Anything it
 // is not sure of gives up and the plain path runs, so errors and their
 // messages are the plain path's: a duplicate key (strict decoding reports
-// it, plain decoding keeps the last), a lone surrogate, metadata that is
+// it, plain decoding keeps the last), metadata that is
 // not plainly clean (an unknown or misspelled field), a number that does
 // not fit, bad syntax. TestUnstructuredFastIsThePlainPath and
 // FuzzUnstructuredFast hold the two to the same results.
@@ -31,8 +31,6 @@ import (
 	"reflect"
 	"slices"
 	"strconv"
-	"unicode/utf16"
-	"unicode/utf8"
 )
 
 // marshalFast writes u as MarshalJSON does; false leaves it to MarshalJSON.
@@ -149,7 +147,7 @@ func appendJSONAny(b []byte, v any, depth int) ([]byte, bool) {
 // leaves it to the plain path. A duplicate key anywhere gives up, so a
 // success also means the body has none.
 func (u *Unstructured) decodeFast(data []byte) bool {
-	p := anyParser{data: data}
+	p := newAnyParser(data)
 	p.ws()
 	if !p.eat('{') {
 		return false
@@ -220,146 +218,35 @@ func (u *Unstructured) decodeFast(data []byte) bool {
 }
 
 // anyParser reads JSON into the unstructured form (nil, bool, string,
-// int64, float64, []any, map[string]any). It answers false, not an error,
-// at anything it does not read plainly.
+// int64, float64, []any, map[string]any) with the one-pass decoder's
+// scanner (codec_scan_decode.go: its strings, escapes and numbers). It
+// answers false, not an error, at anything it does not read plainly.
 type anyParser struct {
-	data []byte
-	i    int
+	cleanDecoder
 }
 
-func (p *anyParser) ws() {
-	for p.i < len(p.data) {
-		switch p.data[p.i] {
-		case ' ', '\t', '\n', '\r':
-			p.i++
-		default:
-			return
-		}
-	}
+func newAnyParser(data []byte) anyParser {
+	return anyParser{cleanDecoder{keyScanner{data: data}}}
 }
-
-// wsThen skips white space and reports that something follows.
-func (p *anyParser) wsThen() bool { p.ws(); return p.i < len(p.data) }
 
 func (p *anyParser) eat(c byte) bool {
-	if p.i < len(p.data) && p.data[p.i] == c {
+	if p.peek() == c {
 		p.i++
 		return true
 	}
 	return false
 }
 
+// wsThen skips white space and reports that something follows.
+func (p *anyParser) wsThen() bool { p.ws(); return p.i < len(p.data) }
+
 func (p *anyParser) colon() bool { p.ws(); ok := p.eat(':'); p.ws(); return ok }
-
-// str reads a string in valid UTF-8. Its escapes are read as
-// encoding/json reads them; a lone surrogate (which it would replace by
-// U+FFFD) or a control character gives up.
-func (p *anyParser) str() (string, bool) {
-	if !p.eat('"') {
-		return "", false
-	}
-	start, ascii := p.i, true
-	for p.i < len(p.data) {
-		c := p.data[p.i]
-		switch {
-		case c == '"':
-			s := p.data[start:p.i]
-			p.i++
-			if !ascii && !utf8.Valid(s) {
-				return "", false
-			}
-			return string(s), true
-		case c == '\\':
-			return p.escaped(start)
-		case c < 0x20:
-			return "", false
-		case c >= utf8.RuneSelf:
-			ascii = false
-		}
-		p.i++
-	}
-	return "", false
-}
-
-// escaped finishes a string that started at start and has an escape at
-// p.i.
-func (p *anyParser) escaped(start int) (string, bool) {
-	out := append([]byte(nil), p.data[start:p.i]...)
-	for p.i < len(p.data) {
-		c := p.data[p.i]
-		switch {
-		case c == '"':
-			p.i++
-			return string(out), utf8.Valid(out)
-		case c < 0x20:
-			return "", false
-		case c != '\\':
-			out = append(out, c)
-			p.i++
-			continue
-		}
-		if p.i+1 >= len(p.data) {
-			return "", false
-		}
-		p.i += 2
-		switch e := p.data[p.i-1]; e {
-		case '"', '\\', '/':
-			out = append(out, e)
-		case 'b':
-			out = append(out, '\b')
-		case 'f':
-			out = append(out, '\f')
-		case 'n':
-			out = append(out, '\n')
-		case 'r':
-			out = append(out, '\r')
-		case 't':
-			out = append(out, '\t')
-		case 'u':
-			r, ok := p.hex4()
-			if !ok {
-				return "", false
-			}
-			if utf16.IsSurrogate(r) {
-				if !p.literal(`\u`) {
-					return "", false
-				}
-				lo, ok := p.hex4()
-				if r = utf16.DecodeRune(r, lo); !ok || r == utf8.RuneError {
-					return "", false
-				}
-			}
-			out = utf8.AppendRune(out, r)
-		default:
-			return "", false
-		}
-	}
-	return "", false
-}
-
-// hex4 reads the four hex digits of a \u escape.
-func (p *anyParser) hex4() (rune, bool) {
-	if len(p.data)-p.i < 4 {
-		return 0, false
-	}
-	n, err := strconv.ParseUint(string(p.data[p.i:p.i+4]), 16, 32)
-	p.i += 4
-	return rune(n), err == nil
-}
 
 func (p *anyParser) stringOrNull() (string, bool) {
 	if p.literal("null") {
 		return "", true
 	}
 	return p.str()
-}
-
-func (p *anyParser) literal(lit string) bool {
-	if len(p.data)-p.i >= len(lit) && string(p.data[p.i:p.i+len(lit)]) == lit {
-		p.i += len(lit)
-		return true
-	}
-	return false
 }
 
 // value reads one value; the white space before it is already skipped.
@@ -416,58 +303,22 @@ func (p *anyParser) value(depth int) (any, bool) {
 	case c == 'n':
 		return nil, p.literal("null")
 	}
-	return p.number()
-}
-
-// number reads a number in JSON's grammar: an int64 when it is an integer
-// that fits, else a float64 (as ConvertJSONNumbers does).
-func (p *anyParser) number() (any, bool) {
-	start := p.i
-	p.eat('-')
-	switch {
-	case p.eat('0'):
-	case p.digits():
-	default:
+	raw, ok := p.number()
+	if !ok {
 		return nil, false
 	}
-	integer := true
-	if p.eat('.') {
-		integer = false
-		if !p.digits() {
-			return nil, false
-		}
+	// An int64 when it is an integer that fits, else a float64, as
+	// ConvertJSONNumbers makes it.
+	if n, err := strconv.ParseInt(string(raw), 10, 64); err == nil {
+		return n, true
 	}
-	if p.eat('e') || p.eat('E') {
-		integer = false
-		if !p.eat('+') {
-			p.eat('-')
-		}
-		if !p.digits() {
-			return nil, false
-		}
-	}
-	s := string(p.data[start:p.i])
-	if integer {
-		if n, err := strconv.ParseInt(s, 10, 64); err == nil {
-			return n, true
-		}
-	}
-	f, err := strconv.ParseFloat(s, 64)
+	f, err := strconv.ParseFloat(string(raw), 64)
 	return f, err == nil
 }
 
-// digits reads one or more decimal digits.
-func (p *anyParser) digits() bool {
-	start := p.i
-	for p.i < len(p.data) && p.data[p.i] >= '0' && p.data[p.i] <= '9' {
-		p.i++
-	}
-	return p.i > start
-}
-
-// skip passes over one value without building it: its strings may have
-// any escape, and only its structure is checked, for what follows reads
-// it again (metadata, by the one-pass decoder, which checks the rest).
+// skip passes over one value without building it, checking its structure
+// as value does: what follows reads it again (metadata, by the one-pass
+// decoder, which checks the rest).
 func (p *anyParser) skip(depth int) bool {
 	if depth > maxCleanDepth || p.i >= len(p.data) {
 		return false
@@ -487,34 +338,19 @@ func (p *anyParser) skip(depth int) bool {
 			if !first && (!p.eat(',') || !p.wsThen()) {
 				return false
 			}
-			if c == '{' && (!p.skipString() || !p.colon()) {
-				return false
+			if c == '{' {
+				if _, _, _, ok := p.scanString(); !ok || !p.colon() {
+					return false
+				}
 			}
 			if !p.skip(depth + 1) {
 				return false
 			}
 		}
 	case '"':
-		return p.skipString()
+		_, _, _, ok := p.scanString()
+		return ok
 	}
 	_, ok := p.value(depth)
 	return ok
-}
-
-// skipString passes over a string, escapes and all.
-func (p *anyParser) skipString() bool {
-	if !p.eat('"') {
-		return false
-	}
-	for p.i < len(p.data) {
-		switch p.data[p.i] {
-		case '"':
-			p.i++
-			return true
-		case '\\':
-			p.i++
-		}
-		p.i++
-	}
-	return false
 }
