@@ -14,6 +14,10 @@ import (
 type Validator struct {
 	root   *schema.Structural
 	rootNd *node
+	// embedded and lists: whether the schema has an embedded resource or a
+	// set or map list anywhere, so that ValidateCustomResource walks the
+	// object for them only when they can be there (resource.go).
+	embedded, lists bool
 }
 
 // New builds the validator of s. A pattern that does not compile is an
@@ -24,7 +28,8 @@ func New(s *schema.Structural) (*Validator, error) {
 	if b.err != nil {
 		return nil, b.err
 	}
-	return &Validator{root: s, rootNd: root}, nil
+	return &Validator{root: s, rootNd: root, embedded: anyNode(s, func(n *schema.Structural) bool { return n.XEmbeddedResource }),
+		lists: anyNode(s, func(n *schema.Structural) bool { return n.XListType != nil && *n.XListType != "atomic" })}, nil
 }
 
 // node is what one walk step validates against: a structural node (its

@@ -195,3 +195,36 @@ func TestNewRefusesABadPattern(t *testing.T) {
 	_, err := New(s)
 	assert.Error(t, err)
 }
+
+// ValidateCustomResource walks the object for embedded resources and list
+// duplicates only when the schema has them somewhere, however deep: its
+// answer is the three walks' together either way.
+func TestValidateCustomResourceSkipsOnlyWalksThatCannotFind(t *testing.T) {
+	schemas := map[string]string{
+		"neither": `{"type":"object","properties":{"spec":{"type":"object","properties":{"a":{"type":"string"},
+			"l":{"type":"array","items":{"type":"string"}}}}}}`,
+		"embedded in list items": `{"type":"object","properties":{"spec":{"type":"object","properties":{"l":{"type":"array",
+			"items":{"type":"object","x-kubernetes-embedded-resource":true,"x-kubernetes-preserve-unknown-fields":true}}}}}}`,
+		"set under additionalProperties": `{"type":"object","properties":{"spec":{"type":"object","additionalProperties":{
+			"type":"array","x-kubernetes-list-type":"set","items":{"type":"string"}}}}}`,
+	}
+	objects := []string{`{"spec":{"a":"x","l":["p","p"]}}`, `{"spec":{"l":[{}]}}`, `{"spec":{"k":["p","p"]}}`, `{"spec":{}}`}
+	for name, js := range schemas {
+		s := structural(t, js)
+		v, err := New(s)
+		require.NoError(t, err)
+		for _, o := range objects {
+			obj := object(t, o)
+			want := v.ValidateValue(obj)
+			want = append(want, ValidateEmbeddedResources("", obj, s)...)
+			want = append(want, ValidateListSetsAndMaps("", s, obj)...)
+			assert.Equal(t, messages(want), messages(v.ValidateCustomResource(obj)), "%s: %s", name, o)
+		}
+	}
+	v, err := New(structural(t, schemas["embedded in list items"]))
+	require.NoError(t, err)
+	assert.NotEmpty(t, v.ValidateCustomResource(object(t, `{"spec":{"l":[{}]}}`)), "an embedded resource without apiVersion and kind")
+	v, err = New(structural(t, schemas["set under additionalProperties"]))
+	require.NoError(t, err)
+	assert.NotEmpty(t, v.ValidateCustomResource(object(t, `{"spec":{"k":["p","p"]}}`)), "a duplicate in a set")
+}
