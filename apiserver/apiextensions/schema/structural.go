@@ -313,3 +313,25 @@ func newNested(s *api.JSONSchemaProps) (*NestedValueValidation, error) {
 	}
 	return n, nil
 }
+
+// Any reports whether is holds for s or for any schema below it (items,
+// properties, additionalProperties).
+func (s *Structural) Any(is func(*Structural) bool) bool {
+	return s != nil && (is(s) || s.AnyBelow(is))
+}
+
+// AnyBelow is Any for the schemas below s only.
+func (s *Structural) AnyBelow(is func(*Structural) bool) bool {
+	if s == nil {
+		return false
+	}
+	if s.Items.Any(is) {
+		return true
+	}
+	for k := range s.Properties {
+		if p, _ := s.Property(k); p.Any(is) {
+			return true
+		}
+	}
+	return s.AdditionalProperties != nil && s.AdditionalProperties.Structural.Any(is)
+}

@@ -32,20 +32,7 @@ func CoerceEmbeddedMetadata(obj any, s *schema.Structural) ([]string, error) {
 // HasEmbeddedResource says whether any node of s below the root is an
 // embedded resource, so callers can skip CoerceEmbeddedMetadata.
 func HasEmbeddedResource(s *schema.Structural) bool {
-	if s == nil {
-		return false
-	}
-	for _, p := range s.Properties {
-		if p.XEmbeddedResource || HasEmbeddedResource(&p) {
-			return true
-		}
-	}
-	if s.AdditionalProperties != nil && s.AdditionalProperties.Structural != nil {
-		if a := s.AdditionalProperties.Structural; a.XEmbeddedResource || HasEmbeddedResource(a) {
-			return true
-		}
-	}
-	return s.Items != nil && (s.Items.XEmbeddedResource || HasEmbeddedResource(s.Items))
+	return s.AnyBelow(func(n *schema.Structural) bool { return n.XEmbeddedResource })
 }
 
 type coercer struct{ unknown []string }

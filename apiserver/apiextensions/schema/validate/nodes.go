@@ -28,8 +28,8 @@ func New(s *schema.Structural) (*Validator, error) {
 	if b.err != nil {
 		return nil, b.err
 	}
-	return &Validator{root: s, rootNd: root, embedded: anyNode(s, func(n *schema.Structural) bool { return n.XEmbeddedResource }),
-		lists: anyNode(s, func(n *schema.Structural) bool { return n.XListType != nil && *n.XListType != "atomic" })}, nil
+	return &Validator{root: s, rootNd: root, embedded: s.Any(func(n *schema.Structural) bool { return n.XEmbeddedResource }),
+		lists: s.Any(func(n *schema.Structural) bool { return n.XListType != nil && *n.XListType != "atomic" })}, nil
 }
 
 // node is what one walk step validates against: a structural node (its

@@ -1,9 +1,6 @@
 package validate
 
-import (
-	"kubeloop/apiserver/apiextensions/field"
-	"kubeloop/apiserver/apiextensions/schema"
-)
+import "kubeloop/apiserver/apiextensions/field"
 
 // ValidateCustomResource is everything the schema says about a custom
 // resource on create and update, in Kubernetes' order: types and value
@@ -22,20 +19,4 @@ func (v *Validator) ValidateCustomResource(obj map[string]any) field.ErrorList {
 		errs = append(errs, ValidateListSetsAndMaps("", v.root, obj)...)
 	}
 	return errs
-}
-
-// anyNode reports whether is holds for s or any schema below it.
-func anyNode(s *schema.Structural, is func(*schema.Structural) bool) bool {
-	if s == nil {
-		return false
-	}
-	if is(s) || anyNode(s.Items, is) {
-		return true
-	}
-	for k := range s.Properties {
-		if p, _ := s.Property(k); anyNode(p, is) {
-			return true
-		}
-	}
-	return s.AdditionalProperties != nil && anyNode(s.AdditionalProperties.Structural, is)
 }
