@@ -98,6 +98,10 @@ type harness struct {
 	// reported[ns] of them have already failed the test.
 	problems map[string][]string
 	reported map[string]int
+	// inflight counts the reconciles of each namespace that have started
+	// and not yet been checked: a test's write can be visible before the
+	// check of the reconcile that made it has run.
+	inflight map[string]int
 }
 
 func newHarness() *harness {
@@ -108,6 +112,7 @@ func newHarness() *harness {
 		lastErr:  map[string]error{},
 		problems: map[string][]string{},
 		reported: map[string]int{},
+		inflight: map[string]int{},
 	}
 }
 
@@ -143,6 +148,9 @@ func (h *harness) runController(ctx context.Context, c *cluster.Cluster) error {
 func (h *harness) observe(ctrl *Controller, inner func(context.Context, string) error) func(context.Context, string) error {
 	return func(ctx context.Context, key string) (err error) {
 		ns, name, _ := api.SplitMetaNamespaceKey(key)
+		h.mu.Lock()
+		h.inflight[ns]++
+		h.mu.Unlock()
 		cached, getErr := ctrl.cmLister.Namespace(ns).Get(name)
 		var before *api.ConfigMap
 		if getErr == nil {
@@ -162,6 +170,9 @@ func (h *harness) observe(ctrl *Controller, inner func(context.Context, string) 
 				h.problem(ns, "syncConfigMap is not written yet: the stub in sync.go returns ErrNotImplemented")
 			}
 			h.finished(key, err)
+			h.mu.Lock()
+			h.inflight[ns]--
+			h.mu.Unlock()
 		}()
 		return inner(ctx, key)
 	}
@@ -199,6 +210,12 @@ func (h *harness) finished(key string, err error) {
 	defer h.mu.Unlock()
 	h.syncs[key]++
 	h.lastErr[key] = err
+}
+
+func (h *harness) inflightIn(ns string) int {
+	h.mu.Lock()
+	defer h.mu.Unlock()
+	return h.inflight[ns]
 }
 
 func (h *harness) syncsOf(key string) int {
@@ -282,6 +299,11 @@ func newNamespace(t *testing.T) string {
 		t.Fatalf("create namespace %s: %v", name, err)
 	}
 	t.Cleanup(func() {
+		// A reconcile still running may yet find a problem: wait for it.
+		deadline := time.Now().Add(waitTimeout)
+		for h.inflightIn(name) > 0 && time.Now().Before(deadline) {
+			time.Sleep(pollInterval)
+		}
 		for _, p := range h.unreported(name) {
 			t.Error(p)
 		}
