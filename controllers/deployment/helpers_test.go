@@ -288,6 +288,9 @@ func describeNamespace(t *testing.T, ns string) string {
 			}
 		}
 		state := string(p.Status.Phase) + "/" + ready
+		if p.Spec.NodeName == "" {
+			state += "/unscheduled" // the scheduler's part, not a kubelet's
+		}
 		if p.DeletionTimestamp != nil {
 			state += "/terminating"
 		}
