@@ -214,10 +214,7 @@ func (v *Validator) validateExpressions(ctx context.Context, p field.Path, obj, 
 		old = toCEL(oldObj, n.decl)
 	}
 	act := &activation{self: self, oldSelf: old, hasOldSelf: oldObj != nil}
-	optAct := &activation{self: self, hasOldSelf: true, oldSelf: types.OptionalNone}
-	if oldObj != nil {
-		optAct.oldSelf = types.OptionalOf(types.DefaultTypeAdapter.NativeToValue(old))
-	}
+	var optAct *activation // for optionalOldSelf rules, made on the first
 	var errs field.ErrorList
 	for i, c := range n.results {
 		rule := v.schema.XValidations[i]
@@ -234,6 +231,12 @@ func (v *Validator) validateExpressions(ctx context.Context, p field.Path, obj, 
 		}
 		a := act
 		if optional {
+			if optAct == nil {
+				optAct = &activation{self: self, hasOldSelf: true, oldSelf: types.OptionalNone}
+				if oldObj != nil {
+					optAct.oldSelf = types.OptionalOf(types.DefaultTypeAdapter.NativeToValue(old))
+				}
+			}
 			a = optAct
 		}
 		result, details, err := c.Program.ContextEval(ctx, a)

@@ -5,60 +5,94 @@ import (
 	"time"
 )
 
-// toCEL copies an unstructured value into the form CEL reads it in, as
-// its declaration says: a number field holds a float64 even when the JSON
-// had no fraction ("2"), an integer field an int64 even for "2.0", a
-// date-time or date string a time.Time, a duration a time.Duration, a
-// byte string its decoded []byte. Anything CEL cannot see is left out of
-// objects' fields only in the type checker: the value is kept, untouched.
-// A string that does not parse stays a string, and a rule using it then
-// fails at run time. Kubernetes: apiextensions-apiserver
+// toCEL is an unstructured value in the form CEL reads it in, as its
+// declaration says: a number field holds a float64 even when the JSON had
+// no fraction ("2"), an integer field an int64 even for "2.0", a date-time
+// or date string a time.Time, a duration a time.Duration, a byte string
+// its decoded []byte. Anything CEL cannot see is left out of objects'
+// fields only in the type checker: the value is kept, untouched. A string
+// that does not parse stays a string, and a rule using it then fails at
+// run time. Kubernetes: apiextensions-apiserver
 // pkg/apiserver/schema/cel/values.go and k8s.io/apiserver/pkg/cel/common/values.go
-// (UnstructuredToVal), which wrap lazily instead of copying.
+// (UnstructuredToVal), which wrap lazily instead of converting.
 func toCEL(x any, d *declType) any {
+	v, _ := convert(x, d)
+	return v
+}
+
+// convert is toCEL, and says whether the result differs from x. A map or
+// a list is copied only when something below it changed: most objects
+// already hold their declared types (the decoder reads "2" as an int64),
+// and then CEL reads the object itself, which validation never writes.
+func convert(x any, d *declType) (any, bool) {
 	if d == nil || x == nil {
-		return x
+		return x, false
 	}
 	switch t := x.(type) {
 	case map[string]any:
-		out := make(map[string]any, len(t))
-		for k, v := range t {
+		var out map[string]any
+		set := func(k string, v any) {
+			if out == nil {
+				out = make(map[string]any, len(t))
+				for k, v := range t {
+					out[k] = v
+				}
+			}
 			out[k] = v
 		}
 		switch {
 		case d.fields != nil:
 			for _, f := range d.fields {
 				if v, ok := t[f.jsonName]; ok {
-					out[f.jsonName] = toCEL(v, f.typ)
+					if c, changed := convert(v, f.typ); changed {
+						set(f.jsonName, c)
+					}
 				}
 			}
 		case d.elem != nil:
 			for k, v := range t {
-				out[k] = toCEL(v, d.elem)
+				if c, changed := convert(v, d.elem); changed {
+					set(k, c)
+				}
 			}
 		}
-		return out
+		if out == nil {
+			return t, false
+		}
+		return out, true
 	case []any:
 		if d.elem == nil {
-			return t
+			return t, false
 		}
-		out := make([]any, len(t))
+		var out []any
 		for i, v := range t {
-			out[i] = toCEL(v, d.elem)
+			c, changed := convert(v, d.elem)
+			if changed && out == nil {
+				out = append(make([]any, 0, len(t)), t...)
+			}
+			if out != nil {
+				out[i] = c
+			}
 		}
-		return out
+		if out == nil {
+			return t, false
+		}
+		return out, true
 	case int64:
 		if d.cel.String() == "double" {
-			return float64(t)
+			return float64(t), true
 		}
 	case float64:
 		if d.cel.String() == "int" && t == float64(int64(t)) {
-			return int64(t)
+			return int64(t), true
 		}
 	case string:
-		return convertString(t, d.format)
+		c := convertString(t, d.format)
+		if _, unchanged := c.(string); !unchanged {
+			return c, true
+		}
 	}
-	return x
+	return x, false
 }
 
 func convertString(s, format string) any {
