@@ -17,9 +17,10 @@ trace:
 # conformance module (real client-go; real kubectl where the machine has it),
 # the exercises' graders and the tutorial's example. Those three mostly wait
 # (on kubectl processes, on the graders' clusters), so they run side by side;
-# -O keeps each one's output together.
+# -O keeps each one's output together (GNU make 4; the 3.81 of macOS
+# interleaves them).
 test: linebudget test-main
-	$(MAKE) --no-print-directory -j3 -O test-conformance test-exercises test-examples
+	$(MAKE) --no-print-directory -j3 $(if $(filter output-sync,$(.FEATURES)),-O) test-conformance test-exercises test-examples
 
 # Test binaries are linked without DWARF: a sixth less link time, and about
 # a hundred are linked. Stack traces and race reports are unchanged; a
