@@ -194,6 +194,16 @@ func (a *activation) ResolveName(name string) (any, bool) {
 
 func (a *activation) Parent() interpreter.Activation { return nil }
 
+// optionalActivation is what an optionalOldSelf rule sees: oldSelf an
+// optional, empty on create.
+func optionalActivation(self, old any, hasOld bool) *activation {
+	a := &activation{self: self, hasOldSelf: true, oldSelf: types.OptionalNone}
+	if hasOld {
+		a.oldSelf = types.OptionalOf(types.DefaultTypeAdapter.NativeToValue(old))
+	}
+	return a
+}
+
 func (v *Validator) validateExpressions(ctx context.Context, p field.Path, obj, oldObj any, budget int64) (field.ErrorList, int64) {
 	n := v.compiled
 	if n == nil || obj == nil {
@@ -214,7 +224,7 @@ func (v *Validator) validateExpressions(ctx context.Context, p field.Path, obj, 
 		old = toCEL(oldObj, n.decl)
 	}
 	act := &activation{self: self, oldSelf: old, hasOldSelf: oldObj != nil}
-	var optAct *activation // for optionalOldSelf rules, made on the first
+	var optAct *activation // for optionalOldSelf rules: made for the first one
 	var errs field.ErrorList
 	for i, c := range n.results {
 		rule := v.schema.XValidations[i]
@@ -232,10 +242,7 @@ func (v *Validator) validateExpressions(ctx context.Context, p field.Path, obj, 
 		a := act
 		if optional {
 			if optAct == nil {
-				optAct = &activation{self: self, hasOldSelf: true, oldSelf: types.OptionalNone}
-				if oldObj != nil {
-					optAct.oldSelf = types.OptionalOf(types.DefaultTypeAdapter.NativeToValue(old))
-				}
+				optAct = optionalActivation(self, old, oldObj != nil)
 			}
 			a = optAct
 		}

@@ -2,6 +2,8 @@ package cel
 
 import (
 	"encoding/base64"
+	"maps"
+	"slices"
 	"time"
 )
 
@@ -33,10 +35,7 @@ func convert(x any, d *declType) (any, bool) {
 		var out map[string]any
 		set := func(k string, v any) {
 			if out == nil {
-				out = make(map[string]any, len(t))
-				for k, v := range t {
-					out[k] = v
-				}
+				out = maps.Clone(t)
 			}
 			out[k] = v
 		}
@@ -68,7 +67,7 @@ func convert(x any, d *declType) (any, bool) {
 		for i, v := range t {
 			c, changed := convert(v, d.elem)
 			if changed && out == nil {
-				out = append(make([]any, 0, len(t)), t...)
+				out = slices.Clone(t)
 			}
 			if out != nil {
 				out[i] = c
