@@ -148,9 +148,7 @@ func (h *harness) runController(ctx context.Context, c *cluster.Cluster) error {
 func (h *harness) observe(ctrl *Controller, inner func(context.Context, string) error) func(context.Context, string) error {
 	return func(ctx context.Context, key string) (err error) {
 		ns, name, _ := api.SplitMetaNamespaceKey(key)
-		h.mu.Lock()
-		h.inflight[ns]++
-		h.mu.Unlock()
+		h.started(ns)
 		cached, getErr := ctrl.cmLister.Namespace(ns).Get(name)
 		var before *api.ConfigMap
 		if getErr == nil {
@@ -170,9 +168,6 @@ func (h *harness) observe(ctrl *Controller, inner func(context.Context, string) 
 				h.problem(ns, "syncConfigMap is not written yet: the stub in sync.go returns ErrNotImplemented")
 			}
 			h.finished(key, err)
-			h.mu.Lock()
-			h.inflight[ns]--
-			h.mu.Unlock()
 		}()
 		return inner(ctx, key)
 	}
@@ -205,11 +200,20 @@ func (h *harness) unreported(ns string) []string {
 	return fresh
 }
 
+func (h *harness) started(ns string) {
+	h.mu.Lock()
+	defer h.mu.Unlock()
+	h.inflight[ns]++
+}
+
+// finished counts a reconcile whose checks have all run.
 func (h *harness) finished(key string, err error) {
+	ns, _, _ := api.SplitMetaNamespaceKey(key)
 	h.mu.Lock()
 	defer h.mu.Unlock()
 	h.syncs[key]++
 	h.lastErr[key] = err
+	h.inflight[ns]--
 }
 
 func (h *harness) inflightIn(ns string) int {
